@@ -1,0 +1,87 @@
+// Package outcome is Warden's vocabulary for how an attempt ended: the outcome,
+// the failure class, the context learned on the way, and the machine-readable
+// record posted on the issue. It is a leaf: it imports nothing of Warden's.
+package outcome
+
+// Kind is what happened to an attempt, in the words of CONTRACT §7.
+type Kind string
+
+// The outcomes an attempt can end with.
+const (
+	Completed  Kind = "completed"
+	Deferred   Kind = "deferred"
+	Decomposed Kind = "decomposed"
+	Blocked    Kind = "blocked"
+	Retryable  Kind = "retryable"
+	Escalated  Kind = "escalated"
+)
+
+// Class says why an attempt failed; empty on success.
+type Class string
+
+// The failure classes of CONTRACT §7.
+const (
+	None            Class = ""
+	Transient       Class = "transient"
+	Deterministic   Class = "deterministic"
+	BudgetExhausted Class = "budget_exhausted"
+	ContractFailure Class = "contract_failure"
+	TestFailure     Class = "test_failure"
+	GuardViolation  Class = "guard_violation"
+	Hollow          Class = "hollow"
+	Canceled        Class = "canceled"
+)
+
+// Goal statuses a review can return (CONTRACT §10).
+const (
+	GoalAchieved    = "achieved"
+	GoalPartial     = "partial"
+	GoalNotAchieved = "not_achieved"
+	GoalHollow      = "hollow"
+)
+
+// Obstacle is what stood in the way, as the planner or the pipeline saw it.
+type Obstacle struct {
+	Kind   string `json:"kind"`
+	Detail string `json:"detail"`
+	Task   string `json:"task"`
+}
+
+// Record is the hidden, machine-readable part of an outcome comment
+// (`<!-- warden:outcome {...} -->`). Field names are the contract; add, never rename.
+type Record struct {
+	V              int      `json:"v"`
+	Outcome        Kind     `json:"outcome"`
+	FailureClass   Class    `json:"failure_class"`
+	Fingerprint    string   `json:"fingerprint"`
+	Attempt        int      `json:"attempt"`
+	Mode           string   `json:"mode"`
+	Stage          string   `json:"stage,omitempty"`
+	Approach       string   `json:"approach"`
+	Obstacle       Obstacle `json:"obstacle"`
+	Discoveries    []string `json:"discoveries"`
+	Recommendation string   `json:"recommendation"`
+	Files          []string `json:"files"`
+	PR             int      `json:"pr"`
+	CostUSD        float64  `json:"cost_usd"`
+	Tokens         int      `json:"tokens"`
+	GoalStatus     string   `json:"goal_status"`
+	// Summary is one human sentence on what happened; Missing is what a review
+	// said was still missing. Neither is needed by machines but both help the next attempt.
+	Summary string `json:"summary,omitempty"`
+	Missing string `json:"missing,omitempty"`
+	Repeat  int    `json:"repeat,omitempty"`
+}
+
+// Normalize fills the fields the contract requires to be present (lists as
+// [] rather than null, the version) so every record has the same shape.
+func (r Record) Normalize() Record {
+	r.V = 1
+	if r.Discoveries == nil {
+		r.Discoveries = []string{}
+	}
+	if r.Files == nil {
+		r.Files = []string{}
+	}
+	return r
+}
