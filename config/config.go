@@ -1,0 +1,56 @@
+// Package config loads Warden's process configuration from the environment
+// and flags (CONTRACT §2). Every setting is a field of Config with its
+// variable, flag, default and help in struct tags, so the README's table is
+// generated from the same source the loader reads.
+package config
+
+import (
+	"time"
+)
+
+// Config is the process configuration. Secret fields are tagged secret:"true"
+// and never printed.
+type Config struct {
+	Addr           string `env:"WARDEN_ADDR" flag:"addr" default:":8080" help:"listen address"`
+	WebhookSecret  string `env:"WARDEN_WEBHOOK_SECRET" flag:"webhook-secret" secret:"true" help:"HMAC secret; serve refuses to start without it"`
+	AppID          int64  `env:"WARDEN_APP_ID" flag:"app-id" help:"GitHub App id"`
+	PrivateKeyPath string `env:"WARDEN_PRIVATE_KEY_PATH" flag:"private-key-path" help:"the App's PEM key, as a path"`
+	PrivateKey     string `env:"WARDEN_PRIVATE_KEY" flag:"private-key" secret:"true" help:"the App's PEM key, inline"`
+	GitHubAPIURL   string `env:"WARDEN_GITHUB_API_URL" flag:"github-api-url" default:"https://api.github.com/" help:"REST base URL (GitHub Enterprise Server, or a test server)"`
+	GitHubURL      string `env:"WARDEN_GITHUB_URL" flag:"github-url" default:"https://github.com/" help:"web URL of GitHub (for bot setup on Enterprise Server)"`
+	RedisURL       string `env:"WARDEN_REDIS_URL" flag:"redis-url" help:"redis:// or rediss:// URL; empty = an embedded in-process Redis (non-persistent, one process only)"`
+	DataDir        string `env:"WARDEN_DATA_DIR" flag:"data-dir" default:"./data" help:"mirror cache and worktrees"`
+	Concurrency    int    `env:"WARDEN_CONCURRENCY" flag:"concurrency" default:"2" help:"pipelines run at once by one worker"`
+	LabelPrefix    string `env:"WARDEN_LABEL_PREFIX" flag:"label-prefix" default:"warden" help:"prefix of every label and slash command"`
+	Agent          string `env:"WARDEN_AGENT" flag:"agent" default:"llm" help:"llm (a chat-completions model) or exec (an external agent command)"`
+	LLMAPI         string `env:"WARDEN_LLM_API" flag:"llm-api" default:"openai" help:"openai (any OpenAI-compatible /chat/completions) or anthropic"`
+	LLMBaseURL     string `env:"WARDEN_LLM_BASE_URL" flag:"llm-base-url" help:"model endpoint base URL (provider default when empty)"`
+	LLMAPIKey      string `env:"WARDEN_LLM_API_KEY" flag:"llm-api-key" secret:"true" help:"model API key"`
+	LLMModel       string `env:"WARDEN_LLM_MODEL" flag:"llm-model" help:"model name (provider default when empty)"`
+	AgentCommand   string `env:"WARDEN_AGENT_COMMAND" flag:"agent-command" help:"with WARDEN_AGENT=exec: the command line to run"`
+	UIPassword     string `env:"WARDEN_UI_PASSWORD" flag:"ui-password" secret:"true" help:"basic-auth password for the operator routes (/ui, /api/...); they are off when unset"`
+
+	LogLevel        string        `env:"WARDEN_LOG_LEVEL" flag:"log-level" default:"info" help:"debug, info, warn or error"`
+	ShutdownTimeout time.Duration `env:"WARDEN_SHUTDOWN_TIMEOUT" flag:"shutdown-timeout" default:"30s" help:"how long running tasks may take to finish on SIGTERM before they are requeued"`
+	DeliveryTTL     time.Duration `env:"WARDEN_DELIVERY_TTL" flag:"delivery-ttl" default:"168h" help:"how long a webhook delivery id is remembered for deduplication"`
+}
+
+// Secrets returns the values of every secret setting that is set, so that
+// redaction can scrub them from anything posted or logged.
+func (c *Config) Secrets() []string {
+	var out []string
+	for _, f := range fields(c) {
+		if f.secret {
+			if s := f.value.String(); s != "" {
+				out = append(out, s)
+			}
+		}
+	}
+	return out
+}
+
+// EmbeddedRedis reports whether Warden should run its own in-process Redis.
+func (c *Config) EmbeddedRedis() bool { return c.RedisURL == "" }
+
+// HasApp reports whether GitHub App credentials are configured.
+func (c *Config) HasApp() bool { return c.AppID != 0 }

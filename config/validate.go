@@ -1,0 +1,110 @@
+package config
+
+import (
+	"net/url"
+	"os"
+	"regexp"
+	"strings"
+
+	"github.com/hibiken/asynq"
+)
+
+var labelPrefixRE = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,29}$`)
+
+// Validate checks the settings a role needs and returns the first bad one as
+// an *Error naming the variable. It also resolves the private key into
+// PrivateKey when only a path was given.
+func (c *Config) Validate(role string) error {
+	checks := []func() error{
+		c.checkURL("WARDEN_GITHUB_API_URL", c.GitHubAPIURL),
+		c.checkURL("WARDEN_GITHUB_URL", c.GitHubURL),
+		func() error {
+			if role != "worker" && c.WebhookSecret == "" {
+				return &Error{"WARDEN_WEBHOOK_SECRET", "is required: serve refuses to accept unsigned webhooks"}
+			}
+			return nil
+		},
+		c.checkRedis,
+		c.checkApp,
+		c.checkAgent,
+		func() error {
+			if c.Concurrency < 1 || c.Concurrency > 64 {
+				return &Error{"WARDEN_CONCURRENCY", "must be between 1 and 64"}
+			}
+			if !labelPrefixRE.MatchString(c.LabelPrefix) {
+				return &Error{"WARDEN_LABEL_PREFIX", "must be lower-case letters, digits and dashes"}
+			}
+			if c.DataDir == "" {
+				return &Error{"WARDEN_DATA_DIR", "must not be empty"}
+			}
+			return nil
+		},
+	}
+	for _, check := range checks {
+		if err := check(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (c *Config) checkURL(name, raw string) func() error {
+	return func() error {
+		u, err := url.Parse(raw)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return &Error{name, "must be an http(s) URL"}
+		}
+		return nil
+	}
+}
+
+func (c *Config) checkRedis() error {
+	if c.RedisURL == "" {
+		return nil
+	}
+	if _, err := asynq.ParseRedisURI(c.RedisURL); err != nil {
+		return &Error{"WARDEN_REDIS_URL", "is not a redis://, rediss:// or redis-sentinel:// URL"}
+	}
+	return nil
+}
+
+func (c *Config) checkApp() error {
+	if c.PrivateKey == "" && c.PrivateKeyPath != "" {
+		b, err := os.ReadFile(c.PrivateKeyPath)
+		if err != nil {
+			return &Error{"WARDEN_PRIVATE_KEY_PATH", "cannot be read: " + err.Error()}
+		}
+		c.PrivateKey = string(b)
+	}
+	hasKey := c.PrivateKey != ""
+	switch {
+	case c.AppID < 0:
+		return &Error{"WARDEN_APP_ID", "must be a positive number"}
+	case c.AppID != 0 && !hasKey:
+		return &Error{"WARDEN_PRIVATE_KEY_PATH", "is required when WARDEN_APP_ID is set (or WARDEN_PRIVATE_KEY)"}
+	case c.AppID == 0 && hasKey:
+		return &Error{"WARDEN_APP_ID", "is required when a private key is set"}
+	case hasKey && !strings.Contains(c.PrivateKey, "PRIVATE KEY"):
+		return &Error{"WARDEN_PRIVATE_KEY", "is not a PEM private key"}
+	}
+	return nil
+}
+
+func (c *Config) checkAgent() error {
+	switch c.Agent {
+	case "llm":
+		if c.LLMAPI != "openai" && c.LLMAPI != "anthropic" {
+			return &Error{"WARDEN_LLM_API", "must be openai or anthropic"}
+		}
+		if c.LLMBaseURL != "" {
+			return c.checkURL("WARDEN_LLM_BASE_URL", c.LLMBaseURL)()
+		}
+	case "exec":
+		if strings.TrimSpace(c.AgentCommand) == "" {
+			return &Error{"WARDEN_AGENT_COMMAND", "is required when WARDEN_AGENT=exec"}
+		}
+	default:
+		return &Error{"WARDEN_AGENT", "must be llm or exec"}
+	}
+	return nil
+}

@@ -1,0 +1,116 @@
+// Package githubapp authenticates Warden as a GitHub App and hands out
+// installation clients. It knows GitHub's auth, not Warden's pipeline.
+package githubapp
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/bradleyfalzon/ghinstallation/v2"
+	"github.com/google/go-github/v60/github"
+)
+
+// App is one GitHub App: its JWT transport, a cache of installation clients
+// and its own bot login.
+type App struct {
+	id      int64
+	key     []byte
+	baseURL string
+	base    http.RoundTripper
+	apps    *ghinstallation.AppsTransport
+
+	mu       sync.Mutex
+	installs map[int64]*installation
+	login    string
+}
+
+type installation struct {
+	tr     *ghinstallation.Transport
+	client *github.Client
+}
+
+// Options configure New. BaseURL is the REST root (WARDEN_GITHUB_API_URL).
+type Options struct {
+	AppID      int64
+	PrivateKey []byte
+	BaseURL    string
+	Transport  http.RoundTripper // defaults to a retrying transport over http.DefaultTransport
+}
+
+// New builds an App. It does not call GitHub.
+func New(opts Options) (*App, error) {
+	base := opts.Transport
+	if base == nil {
+		base = NewRetryTransport(http.DefaultTransport)
+	}
+	apps, err := ghinstallation.NewAppsTransport(base, opts.AppID, opts.PrivateKey)
+	if err != nil {
+		return nil, fmt.Errorf("github app %d: parse private key: %w", opts.AppID, err)
+	}
+	baseURL := strings.TrimSuffix(opts.BaseURL, "/")
+	apps.BaseURL = baseURL
+	return &App{id: opts.AppID, key: opts.PrivateKey, baseURL: baseURL, base: base, apps: apps, installs: map[int64]*installation{}}, nil
+}
+
+func (a *App) newClient(rt http.RoundTripper) *github.Client {
+	c := github.NewClient(&http.Client{Transport: rt, Timeout: 30 * time.Second})
+	u, _ := url.Parse(a.baseURL + "/")
+	c.BaseURL = u
+	return c
+}
+
+// Client returns the cached client for an installation.
+func (a *App) Client(id int64) *github.Client { return a.install(id).client }
+
+func (a *App) install(id int64) *installation {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if in, ok := a.installs[id]; ok {
+		return in
+	}
+	tr := ghinstallation.NewFromAppsTransport(a.apps, id)
+	in := &installation{tr: tr, client: a.newClient(tr)}
+	a.installs[id] = in
+	return in
+}
+
+// Token returns a current installation token, for git over HTTPS.
+func (a *App) Token(ctx context.Context, id int64) (string, error) {
+	tok, err := a.install(id).tr.Token(ctx)
+	if err != nil {
+		return "", fmt.Errorf("installation %d token: %w", id, err)
+	}
+	return tok, nil
+}
+
+// Invalidate forgets an installation's client and token, e.g. after an
+// installation event changed its repositories or permissions.
+func (a *App) Invalidate(id int64) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	delete(a.installs, id)
+}
+
+// BotLogin is the App's own login (`<slug>[bot]`), from GET /app, cached.
+func (a *App) BotLogin(ctx context.Context) (string, error) {
+	a.mu.Lock()
+	login := a.login
+	a.mu.Unlock()
+	if login != "" {
+		return login, nil
+	}
+	app, _, err := a.newClient(a.apps).Apps.Get(ctx, "")
+	if err != nil {
+		return "", fmt.Errorf("get app: %w", err)
+	}
+	login = app.GetSlug() + "[bot]"
+	a.mu.Lock()
+	a.login = login
+	a.mu.Unlock()
+	return login, nil
+}

@@ -1,0 +1,166 @@
+package jobs
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/hibiken/asynq"
+)
+
+// Queue enqueues and cancels Warden's tasks.
+type Queue struct {
+	client    *asynq.Client
+	inspector *asynq.Inspector
+	flags     *Flags
+}
+
+// NewQueue opens an asynq client and inspector on the backend.
+func NewQueue(b *Backend) *Queue {
+	return &Queue{client: asynq.NewClient(b.Opt), inspector: asynq.NewInspector(b.Opt), flags: NewFlags(b.RDB)}
+}
+
+// Close releases the client and inspector connections.
+func (q *Queue) Close() error {
+	return errors.Join(q.client.Close(), q.inspector.Close())
+}
+
+// Inspector exposes asynq's inspector (queue pause, listings).
+func (q *Queue) Inspector() *asynq.Inspector { return q.inspector }
+
+// EnqueueResult says what happened to an enqueue.
+type EnqueueResult int
+
+// Enqueue results.
+const (
+	Queued        EnqueueResult = iota // a new task was queued
+	AlreadyQueued                      // the issue already has a task queued or running
+)
+
+// EnqueueRun queues the issue's pipeline unless one is already queued or
+// running. A task that ended and was kept (archived after an escalation, or
+// revoked) no longer counts: it is deleted and replaced.
+func (q *Queue) EnqueueRun(ctx context.Context, p RunPayload, opts ...asynq.Option) (EnqueueResult, error) {
+	task, err := NewRunTask(p, opts...)
+	if err != nil {
+		return 0, err
+	}
+	if err := q.flags.ClearCancel(ctx, p.Repo, p.Issue); err != nil {
+		return 0, err
+	}
+	for range 2 {
+		_, err = q.client.EnqueueContext(ctx, task)
+		if !errors.Is(err, asynq.ErrTaskIDConflict) {
+			break
+		}
+		replaced, rerr := q.replaceFinished(RunTaskID(p.Repo, p.Issue))
+		if rerr != nil {
+			return 0, rerr
+		}
+		if !replaced {
+			return AlreadyQueued, nil
+		}
+	}
+	if err != nil {
+		return 0, fmt.Errorf("enqueue %s: %w", p.Key(), err)
+	}
+	return Queued, nil
+}
+
+// replaceFinished deletes the task holding id when it has finished (archived
+// or completed) so that a new one can take the id.
+func (q *Queue) replaceFinished(id string) (bool, error) {
+	for _, queue := range []string{QueueDefault} {
+		info, err := q.inspector.GetTaskInfo(queue, id)
+		if errors.Is(err, asynq.ErrTaskNotFound) || errors.Is(err, asynq.ErrQueueNotFound) {
+			continue
+		}
+		if err != nil {
+			return false, fmt.Errorf("inspect task %s: %w", id, err)
+		}
+		switch info.State {
+		case asynq.TaskStateArchived, asynq.TaskStateCompleted:
+			if err := q.inspector.DeleteTask(queue, id); err != nil && !errors.Is(err, asynq.ErrTaskNotFound) {
+				return false, fmt.Errorf("delete finished task %s: %w", id, err)
+			}
+			return true, nil
+		}
+		return false, nil
+	}
+	// Not found in any queue: the conflict was a race with a task that just finished.
+	return true, nil
+}
+
+// EnqueueStatus queues a status-comment update.
+func (q *Queue) EnqueueStatus(ctx context.Context, p StatusPayload) error {
+	task, err := NewStatusTask(p)
+	if err != nil {
+		return err
+	}
+	if _, err := q.client.EnqueueContext(ctx, task); err != nil {
+		return fmt.Errorf("enqueue status %s: %w", IssueKey(p.Repo, p.Issue), err)
+	}
+	return nil
+}
+
+// CancelResult says what a cancel found.
+type CancelResult int
+
+// Cancel results.
+const (
+	NothingToCancel CancelResult = iota
+	CanceledQueued               // a waiting task was deleted
+	CancelRequested              // a running task was flagged; its worker stops it
+)
+
+// Cancel stops the issue's task. The flag is set first so a worker that is
+// about to start (or restart after a crash) sees it; a task still waiting in
+// the queue is deleted outright.
+func (q *Queue) Cancel(ctx context.Context, repo string, issue int) (CancelResult, error) {
+	if err := q.flags.SetCancel(ctx, repo, issue); err != nil {
+		return 0, err
+	}
+	id := RunTaskID(repo, issue)
+	info, err := q.inspector.GetTaskInfo(QueueDefault, id)
+	if errors.Is(err, asynq.ErrTaskNotFound) || errors.Is(err, asynq.ErrQueueNotFound) {
+		return NothingToCancel, nil
+	}
+	if err != nil {
+		return 0, fmt.Errorf("inspect task %s: %w", id, err)
+	}
+	switch info.State {
+	case asynq.TaskStateActive:
+		return CancelRequested, nil
+	case asynq.TaskStatePending, asynq.TaskStateScheduled, asynq.TaskStateRetry:
+		if err := q.inspector.DeleteTask(QueueDefault, id); err != nil && !errors.Is(err, asynq.ErrTaskNotFound) {
+			return 0, fmt.Errorf("delete queued task %s: %w", id, err)
+		}
+		return CanceledQueued, nil
+	}
+	return NothingToCancel, nil
+}
+
+// Pause stops workers from taking pipelines (status updates keep flowing), after
+// systemic failures; Resume lifts it.
+func (q *Queue) Pause(ctx context.Context) error {
+	if err := q.inspector.PauseQueue(QueueDefault); err != nil && !isQueueState(err) {
+		return fmt.Errorf("pause queue: %w", err)
+	}
+	return nil
+}
+
+// Resume unpauses the pipeline queue.
+func (q *Queue) Resume(ctx context.Context) error {
+	if err := q.inspector.UnpauseQueue(QueueDefault); err != nil && !isQueueState(err) {
+		return fmt.Errorf("resume queue: %w", err)
+	}
+	return q.flags.rdb.Del(ctx, keyPrefix+"systemic").Err()
+}
+
+// isQueueState is asynq's answer when the queue is already (un)paused or has
+// never been used; neither is a failure.
+func isQueueState(err error) bool {
+	s := err.Error()
+	return errors.Is(err, asynq.ErrQueueNotFound) || strings.Contains(s, "already paused") || strings.Contains(s, "not paused")
+}

@@ -1,0 +1,49 @@
+package jobs
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/hibiken/asynq"
+)
+
+// ServerOptions configure the asynq server.
+type ServerOptions struct {
+	Concurrency     int
+	ShutdownTimeout time.Duration
+	Log             *slog.Logger
+}
+
+// NewServer builds the asynq server: critical status updates ahead of pipelines,
+// graceful shutdown that lets running tasks finish for ShutdownTimeout and
+// then hands the rest back to the queue.
+func NewServer(b *Backend, o ServerOptions) *asynq.Server {
+	return asynq.NewServer(b.Opt, asynq.Config{
+		Concurrency:     o.Concurrency + 1, // one slot for status updates
+		Queues:          map[string]int{QueueCritical: 6, QueueDefault: 3},
+		ShutdownTimeout: o.ShutdownTimeout,
+		Logger:          asynqLogger{o.Log.With("component", "asynq")},
+		LogLevel:        asynq.WarnLevel,
+		RetryDelayFunc:  retryDelay,
+		ErrorHandler: asynq.ErrorHandlerFunc(func(ctx context.Context, t *asynq.Task, err error) {
+			id, _ := asynq.GetTaskID(ctx)
+			o.Log.Warn("task failed", "task", id, "type", t.Type(), "err", err)
+		}),
+	})
+}
+
+// retryDelay backs off asynq-level retries: 10 s, 20 s, 40 s … ≤ 10 min.
+func retryDelay(n int, _ error, _ *asynq.Task) time.Duration {
+	d := 10 * time.Second << min(n, 6)
+	return min(d, 10*time.Minute)
+}
+
+type asynqLogger struct{ l *slog.Logger }
+
+func (a asynqLogger) Debug(args ...any) { a.l.Debug(fmt.Sprint(args...)) }
+func (a asynqLogger) Info(args ...any)  { a.l.Info(fmt.Sprint(args...)) }
+func (a asynqLogger) Warn(args ...any)  { a.l.Warn(fmt.Sprint(args...)) }
+func (a asynqLogger) Error(args ...any) { a.l.Error(fmt.Sprint(args...)) }
+func (a asynqLogger) Fatal(args ...any) { a.l.Error(fmt.Sprint(args...)) }

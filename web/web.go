@@ -1,0 +1,84 @@
+// Package web assembles Warden's HTTP surface: the webhook endpoint, health
+// and readiness probes, Prometheus metrics and the operator API.
+package web
+
+import (
+	"context"
+	"crypto/subtle"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/labstack/echo/v4"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+)
+
+type pinger interface {
+	Ping(ctx context.Context) error
+}
+
+// Options are the pieces the HTTP surface serves.
+type Options struct {
+	Webhooks   echo.HandlerFunc // nil on a worker-only process
+	Redis      pinger
+	Registry   *prometheus.Registry
+	UIPassword string
+	Operator   func(g *echo.Group) // mounts /api/… routes; nil for none
+	Log        *slog.Logger
+}
+
+// New builds the echo instance.
+func New(o Options) *echo.Echo {
+	e := echo.New()
+	e.HideBanner, e.HidePort = true, true
+	e.Use(requestLog(o.Log))
+	if o.Webhooks != nil {
+		e.POST("/webhooks", o.Webhooks)
+	}
+	e.GET("/healthz", func(c echo.Context) error { return c.JSON(http.StatusOK, map[string]string{"status": "ok"}) })
+	e.GET("/readyz", func(c echo.Context) error {
+		ctx, cancel := context.WithTimeout(c.Request().Context(), 2*time.Second)
+		defer cancel()
+		if err := o.Redis.Ping(ctx); err != nil {
+			return c.JSON(http.StatusServiceUnavailable, map[string]string{"status": "unavailable", "reason": "redis does not answer"})
+		}
+		return c.JSON(http.StatusOK, map[string]string{"status": "ready"})
+	})
+	e.GET("/metrics", echo.WrapHandler(promhttp.HandlerFor(o.Registry, promhttp.HandlerOpts{})))
+	if o.UIPassword != "" && o.Operator != nil {
+		g := e.Group("", basicAuth(o.UIPassword))
+		o.Operator(g)
+	}
+	return e
+}
+
+// basicAuth guards the operator routes; any user name, the configured password.
+func basicAuth(password string) echo.MiddlewareFunc {
+	return func(next echo.HandlerFunc) echo.HandlerFunc {
+		return func(c echo.Context) error {
+			_, p, ok := c.Request().BasicAuth()
+			if !ok || subtle.ConstantTimeCompare([]byte(p), []byte(password)) != 1 {
+				c.Response().Header().Set("WWW-Authenticate", `Basic realm="warden"`)
+				return c.JSON(http.StatusUnauthorized, map[string]string{"status": "unauthorized"})
+			}
+			return next(c)
+		}
+	}
+}
+
+func requestLog(log *slog.Logger) echo.MiddlewareFunc {
+	return func(next echo.HandlerFunc) echo.HandlerFunc {
+		return func(c echo.Context) error {
+			start := time.Now()
+			err := next(c)
+			if c.Path() == "/healthz" || c.Path() == "/metrics" || c.Path() == "/readyz" {
+				return err
+			}
+			log.Info("http request", "method", c.Request().Method, "path", c.Path(),
+				"code", c.Response().Status, "delivery", c.Request().Header.Get("X-GitHub-Delivery"),
+				"request_id", c.Response().Header().Get(echo.HeaderXRequestID), "duration_ms", time.Since(start).Milliseconds())
+			return err
+		}
+	}
+}

@@ -1,0 +1,98 @@
+package webhooks
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/google/go-github/v60/github"
+	"github.com/warden-bot/warden/jobs"
+)
+
+func errMissing(event string) error {
+	return fmt.Errorf("%w: %s payload lacks repository, issue or sender", ErrMalformed, event)
+}
+
+var htmlComment = regexp.MustCompile(`(?s)<!--.*?-->`)
+
+// Commands returns the slash commands in a comment body: one per line, the
+// line holding only `/<prefix> <verb>`, outside HTML comments and quotes.
+func Commands(prefix, body string) []string {
+	body = htmlComment.ReplaceAllString(body, "")
+	var out []string
+	inFence := false
+	for _, line := range strings.Split(body, "\n") {
+		line = strings.TrimSpace(line)
+		if strings.HasPrefix(line, "```") {
+			inFence = !inFence
+			continue
+		}
+		f := strings.Fields(line)
+		if inFence || len(f) != 2 || f[0] != "/"+prefix {
+			continue
+		}
+		switch f[1] {
+		case "retry", "cancel", "status", "resume":
+			out = append(out, f[1])
+		}
+	}
+	return out
+}
+
+func (r *Router) issueComment(ctx context.Context, d Delivery) (Decision, error) {
+	var ev github.IssueCommentEvent
+	if err := decodePayload(d, &ev); err != nil {
+		return Decision{}, err
+	}
+	if ev.GetAction() != "created" {
+		return ignored("only new comments carry commands"), nil
+	}
+	ic, valid := newIssueContext(ev.Installation, ev.Repo, ev.Issue, ev.Sender)
+	if !valid {
+		return Decision{}, errMissing("issue_comment")
+	}
+	cmds := Commands(r.Prefix, ev.GetComment().GetBody())
+	if len(cmds) == 0 || r.fromBot(ctx, ic.sender) || ic.issue.IsPullRequest() {
+		return ignored("no command"), nil
+	}
+	if ok, why := r.canWrite(ctx, ic.inst, ic.owner, ic.name, ic.sender); !ok {
+		return r.reply(ctx, ic, "refused", fmt.Sprintf("@%s Sorry, only users with write, maintain or admin permission can use `/%s` commands (%s).", ic.sender, r.Prefix, why))
+	}
+	var last Decision
+	for _, cmd := range cmds {
+		dec, err := r.command(ctx, ic, cmd, d.ID)
+		if err != nil {
+			return Decision{}, err
+		}
+		last = dec
+	}
+	return last, nil
+}
+
+func (r *Router) command(ctx context.Context, ic issueContext, cmd, delivery string) (Decision, error) {
+	switch cmd {
+	case "retry":
+		mode, ambiguous := r.issueMode(ic.issue)
+		if mode == "" || ambiguous {
+			return r.reply(ctx, ic, "refused", fmt.Sprintf("`/%s retry` needs exactly one of the labels `%s:maintenance` or `%s:evolution` on the issue.", r.Prefix, r.Prefix, r.Prefix))
+		}
+		return r.queueIssue(ctx, ic, mode, jobs.ReasonRetry, delivery)
+	case "cancel":
+		return r.cancel(ctx, ic, "/"+r.Prefix+" cancel")
+	case "status":
+		mode, _ := r.issueMode(ic.issue)
+		st := jobs.StatusPayload{Repo: ic.fullName(), Installation: ic.inst, Issue: ic.issue.GetNumber(), Mode: mode, State: "status"}
+		if err := r.Queue.EnqueueStatus(ctx, st); err != nil {
+			return Decision{}, unavailable("enqueue status", err)
+		}
+		return queued("status"), nil
+	case "resume":
+		if err := r.Queue.Resume(ctx); err != nil {
+			return Decision{}, unavailable("resume", err)
+		}
+		return r.reply(ctx, ic, "ok", "Warden resumed: the queue is running again.")
+	}
+	return Decision{}, errors.New("unknown command " + cmd)
+}

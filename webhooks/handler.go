@@ -1,0 +1,131 @@
+package webhooks
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"log/slog"
+	"mime"
+	"net/http"
+	"net/url"
+
+	"github.com/labstack/echo/v4"
+)
+
+// MaxBody is GitHub's own cap on payloads.
+const MaxBody = 25 << 20
+
+// ErrUnavailable marks failures of Warden's own backing store: the delivery
+// is answered 503 so GitHub keeps it for redelivery.
+var ErrUnavailable = errors.New("queue unavailable")
+
+// ErrMalformed marks a payload that does not fit its event.
+var ErrMalformed = errors.New("malformed payload")
+
+type deliveryStore interface {
+	Begin(ctx context.Context, id string) (seen bool, err error)
+	Commit(ctx context.Context, id string) error
+	Abort(ctx context.Context, id string) error
+}
+
+type router interface {
+	Route(ctx context.Context, d Delivery) (Decision, error)
+}
+
+// Handler serves POST /webhooks.
+type Handler struct {
+	Secret     []byte
+	Deliveries deliveryStore
+	Router     router
+	Log        *slog.Logger
+	Observe    func(event, result string) // metrics hook; may be nil
+}
+
+// Delivery is one verified webhook delivery.
+type Delivery struct {
+	ID      string
+	Event   string
+	Payload []byte
+}
+
+// Decision is the answer to a delivery: 202 queued or 200 nothing to do.
+type Decision struct {
+	Code   int    `json:"-"`
+	Status string `json:"status"`
+	Reason string `json:"reason,omitempty"`
+}
+
+func answer(c echo.Context, code int, status, reason string) error {
+	return c.JSON(code, Decision{Status: status, Reason: reason})
+}
+
+// ServeHTTP handles one delivery; see CONTRACT §3 for the codes.
+func (h *Handler) ServeHTTP(c echo.Context) error {
+	req := c.Request()
+	body, err := io.ReadAll(io.LimitReader(req.Body, MaxBody+1))
+	if err != nil {
+		return answer(c, http.StatusBadRequest, "error", "could not read body")
+	}
+	if len(body) > MaxBody {
+		return answer(c, http.StatusRequestEntityTooLarge, "error", "body over 25 MiB")
+	}
+	if err := Verify(h.Secret, req.Header.Get("X-Hub-Signature-256"), body); err != nil {
+		h.Log.Warn("webhook signature rejected", "remote", c.RealIP(), "audit", true)
+		return answer(c, http.StatusUnauthorized, "error", err.Error())
+	}
+	d, err := parseDelivery(req.Header, body)
+	if err != nil {
+		return answer(c, http.StatusBadRequest, "error", err.Error())
+	}
+	dec := h.handle(req.Context(), d)
+	if h.Observe != nil {
+		h.Observe(d.Event, dec.Status)
+	}
+	return c.JSON(dec.Code, dec)
+}
+
+func (h *Handler) handle(ctx context.Context, d Delivery) Decision {
+	log := h.Log.With("delivery", d.ID, "event", d.Event)
+	seen, err := h.Deliveries.Begin(ctx, d.ID)
+	if err != nil {
+		log.Error("delivery store unavailable", "err", err)
+		return Decision{Code: http.StatusServiceUnavailable, Status: "unavailable", Reason: "queue unreachable; redeliver later"}
+	}
+	if seen {
+		return Decision{Code: http.StatusOK, Status: "duplicate", Reason: "delivery seen before"}
+	}
+	dec, err := h.Router.Route(ctx, d)
+	if err != nil {
+		_ = h.Deliveries.Abort(context.WithoutCancel(ctx), d.ID)
+		if errors.Is(err, ErrMalformed) {
+			log.Warn("malformed payload", "err", err)
+			return Decision{Code: http.StatusBadRequest, Status: "error", Reason: err.Error()}
+		}
+		log.Error("routing failed", "err", err)
+		return Decision{Code: http.StatusServiceUnavailable, Status: "unavailable", Reason: "queue unreachable; redeliver later"}
+	}
+	if err := h.Deliveries.Commit(ctx, d.ID); err != nil {
+		log.Warn("delivery not remembered", "err", err)
+	}
+	log.Info("webhook handled", "status", dec.Status, "reason", dec.Reason)
+	return dec
+}
+
+func parseDelivery(h http.Header, body []byte) (Delivery, error) {
+	d := Delivery{ID: h.Get("X-GitHub-Delivery"), Event: h.Get("X-GitHub-Event"), Payload: body}
+	if d.ID == "" || d.Event == "" || len(d.ID) > 128 || len(d.Event) > 64 {
+		return d, errors.New("missing or malformed X-GitHub-Event or X-GitHub-Delivery header")
+	}
+	if mt, _, _ := mime.ParseMediaType(h.Get("Content-Type")); mt == "application/x-www-form-urlencoded" {
+		form, err := url.ParseQuery(string(body))
+		if err != nil || form.Get("payload") == "" {
+			return d, errors.New("form body without a payload field")
+		}
+		d.Payload = []byte(form.Get("payload"))
+	}
+	if !json.Valid(d.Payload) {
+		return d, errors.New("body is not valid JSON")
+	}
+	return d, nil
+}

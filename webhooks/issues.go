@@ -1,0 +1,141 @@
+package webhooks
+
+import (
+	"context"
+	"strings"
+
+	"github.com/google/go-github/v60/github"
+	"github.com/warden-bot/warden/jobs"
+)
+
+// issueContext is what every issue-scoped route needs from a payload.
+type issueContext struct {
+	inst        int64
+	owner, name string
+	issue       *github.Issue
+	repo        *github.Repository
+	sender      string
+}
+
+func (ic issueContext) fullName() string { return ic.owner + "/" + ic.name }
+
+func newIssueContext(inst *github.Installation, repo *github.Repository, issue *github.Issue, sender *github.User) (issueContext, bool) {
+	if repo == nil || issue == nil || sender == nil || repo.GetOwner().GetLogin() == "" || repo.GetName() == "" || issue.GetNumber() <= 0 {
+		return issueContext{}, false
+	}
+	return issueContext{
+		inst: inst.GetID(), owner: repo.GetOwner().GetLogin(), name: repo.GetName(),
+		issue: issue, repo: repo, sender: sender.GetLogin(),
+	}, true
+}
+
+func (r *Router) issues(ctx context.Context, d Delivery) (Decision, error) {
+	var ev github.IssuesEvent
+	if err := decodePayload(d, &ev); err != nil {
+		return Decision{}, err
+	}
+	ic, valid := newIssueContext(ev.Installation, ev.Repo, ev.Issue, ev.Sender)
+	if !valid {
+		return Decision{}, errMissing("issues")
+	}
+	if r.fromBot(ctx, ic.sender) {
+		return ignored("event from Warden itself"), nil
+	}
+	switch ev.GetAction() {
+	case "labeled":
+		mode, ok := r.triggerMode(ev.GetLabel().GetName())
+		if !ok {
+			return ignored("label is not a trigger"), nil
+		}
+		return r.queueIssue(ctx, ic, mode, jobs.ReasonLabel, d.ID)
+	case "unlabeled":
+		if _, ok := r.triggerMode(ev.GetLabel().GetName()); !ok {
+			return ignored("label is not a trigger"), nil
+		}
+		return r.cancel(ctx, ic, "the trigger label was removed")
+	case "closed":
+		return r.cancel(ctx, ic, "the issue was closed")
+	}
+	return ignored("action " + ev.GetAction() + " is not handled"), nil
+}
+
+// triggerMode maps a trigger label to its mode.
+func (r *Router) triggerMode(label string) (string, bool) {
+	mode, ok := strings.CutPrefix(label, r.Prefix+":")
+	if ok && (mode == "maintenance" || mode == "evolution") {
+		return mode, true
+	}
+	return "", false
+}
+
+// issueMode is the mode of an issue's trigger labels; both at once is ambiguous.
+func (r *Router) issueMode(issue *github.Issue) (mode string, ambiguous bool) {
+	for _, l := range issue.Labels {
+		if m, ok := r.triggerMode(l.GetName()); ok {
+			if mode != "" && mode != m {
+				return "", true
+			}
+			mode = m
+		}
+	}
+	return mode, false
+}
+
+func (r *Router) queueIssue(ctx context.Context, ic issueContext, mode, reason, delivery string) (Decision, error) {
+	if ok, why := r.canWrite(ctx, ic.inst, ic.owner, ic.name, ic.sender); !ok {
+		r.Log.Warn("trigger refused", "repo", ic.fullName(), "issue", ic.issue.GetNumber(), "user", ic.sender, "reason", why, "audit", true)
+		return refused(why), nil
+	}
+	if m, ambiguous := r.issueMode(ic.issue); ambiguous || (m != "" && m != mode) {
+		return r.reply(ctx, ic, "refused", "This issue carries both `"+r.Prefix+":maintenance` and `"+r.Prefix+":evolution`. Remove one of them and Warden will start.")
+	}
+	p := jobs.RunPayload{
+		Repo: ic.fullName(), Installation: ic.inst, Issue: ic.issue.GetNumber(), IssueID: ic.issue.GetID(),
+		Mode: mode, Title: ic.issue.GetTitle(), Body: ic.issue.GetBody(),
+		CloneURL: ic.repo.GetCloneURL(), DefaultBranch: ic.repo.GetDefaultBranch(),
+		Sender: ic.sender, Delivery: delivery, Reason: reason,
+	}
+	res, err := r.Queue.EnqueueRun(ctx, p)
+	if err != nil {
+		return Decision{}, unavailable("enqueue run", err)
+	}
+	st := jobs.StatusPayload{Repo: p.Repo, Installation: p.Installation, Issue: p.Issue, Mode: mode, State: "queued"}
+	if res == jobs.AlreadyQueued {
+		st.Note = "Already queued or running: this request was merged into it."
+	}
+	if err := r.Queue.EnqueueStatus(ctx, st); err != nil {
+		r.Log.Warn("status update not queued", "err", err, "repo", p.Repo, "issue", p.Issue)
+	}
+	if res == jobs.AlreadyQueued {
+		return Decision{Code: 200, Status: "already_queued", Reason: "the issue already has a task queued or running"}, nil
+	}
+	return queued(mode), nil
+}
+
+func (r *Router) cancel(ctx context.Context, ic issueContext, why string) (Decision, error) {
+	res, err := r.Queue.Cancel(ctx, ic.fullName(), ic.issue.GetNumber())
+	if err != nil {
+		return Decision{}, unavailable("cancel", err)
+	}
+	switch res {
+	case jobs.CanceledQueued:
+		// Nobody runs it any more: show the cancel on the issue ourselves.
+		mode, _ := r.issueMode(ic.issue)
+		st := jobs.StatusPayload{Repo: ic.fullName(), Installation: ic.inst, Issue: ic.issue.GetNumber(), Mode: mode, State: "canceled", Note: why}
+		if err := r.Queue.EnqueueStatus(ctx, st); err != nil {
+			return Decision{}, unavailable("enqueue status", err)
+		}
+		return ok("queued task canceled"), nil
+	case jobs.CancelRequested:
+		return ok("running task asked to stop"), nil
+	}
+	return ignored("nothing to cancel"), nil
+}
+
+func (r *Router) reply(ctx context.Context, ic issueContext, status, text string) (Decision, error) {
+	st := jobs.StatusPayload{Repo: ic.fullName(), Installation: ic.inst, Issue: ic.issue.GetNumber(), State: "reply", Note: text}
+	if err := r.Queue.EnqueueStatus(ctx, st); err != nil {
+		return Decision{}, unavailable("enqueue reply", err)
+	}
+	return Decision{Code: 200, Status: status, Reason: text}, nil
+}

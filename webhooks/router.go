@@ -1,0 +1,122 @@
+package webhooks
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"net/http"
+
+	"github.com/hibiken/asynq"
+	"github.com/warden-bot/warden/jobs"
+)
+
+type queue interface {
+	EnqueueRun(ctx context.Context, p jobs.RunPayload, opts ...asynq.Option) (jobs.EnqueueResult, error)
+	EnqueueStatus(ctx context.Context, p jobs.StatusPayload) error
+	Cancel(ctx context.Context, repo string, issue int) (jobs.CancelResult, error)
+	Resume(ctx context.Context) error
+}
+
+type permissions interface {
+	Permission(ctx context.Context, installation int64, owner, repo, user string) (string, error)
+}
+
+type appInfo interface {
+	BotLogin(ctx context.Context) (string, error)
+	Invalidate(installation int64)
+}
+
+// Router turns verified deliveries into queue operations.
+type Router struct {
+	Prefix string
+	Queue  queue
+	Perms  permissions
+	App    appInfo // nil when no App is configured: nothing is queued
+	Log    *slog.Logger
+}
+
+// Route decides what a delivery means. Errors are ErrMalformed or a failure
+// of the queue (answered 503).
+func (r *Router) Route(ctx context.Context, d Delivery) (Decision, error) {
+	switch d.Event {
+	case "ping":
+		return ok("pong"), nil
+	case "issues":
+		return r.issues(ctx, d)
+	case "issue_comment":
+		return r.issueComment(ctx, d)
+	case "installation", "installation_repositories":
+		return r.installation(d)
+	}
+	return ignored("event " + d.Event + " is not handled"), nil
+}
+
+func ok(reason string) Decision { return Decision{Code: http.StatusOK, Status: "ok", Reason: reason} }
+func ignored(reason string) Decision {
+	return Decision{Code: http.StatusOK, Status: "ignored", Reason: reason}
+}
+func queued(reason string) Decision {
+	return Decision{Code: http.StatusAccepted, Status: "queued", Reason: reason}
+}
+func refused(reason string) Decision {
+	return Decision{Code: http.StatusOK, Status: "refused", Reason: reason}
+}
+
+func decodePayload(d Delivery, v any) error {
+	if err := json.Unmarshal(d.Payload, v); err != nil {
+		return fmt.Errorf("%w: %s: %v", ErrMalformed, d.Event, err)
+	}
+	return nil
+}
+
+func unavailable(op string, err error) error {
+	return fmt.Errorf("%w: %s: %v", ErrUnavailable, op, err)
+}
+
+// fromBot reports whether sender is Warden itself. Without a known login we
+// cannot tell, so the caller's permission gate still applies.
+func (r *Router) fromBot(ctx context.Context, sender string) bool {
+	if r.App == nil {
+		return false
+	}
+	login, err := r.App.BotLogin(ctx)
+	return err == nil && login == sender
+}
+
+// canWrite is the permission gate: the sender must have write, maintain or
+// admin on the repository; any error refuses (fail closed).
+func (r *Router) canWrite(ctx context.Context, inst int64, owner, repo, user string) (bool, string) {
+	if r.App == nil {
+		return false, "no GitHub App is configured"
+	}
+	if inst == 0 {
+		return false, "delivery has no installation"
+	}
+	perm, err := r.Perms.Permission(ctx, inst, owner, repo, user)
+	if err != nil {
+		r.Log.Warn("permission check failed; refusing", "repo", owner+"/"+repo, "user", user, "err", err, "audit", true)
+		return false, "could not check permission"
+	}
+	if !canWritePerm(perm) {
+		return false, fmt.Sprintf("%s has %s permission; write, maintain or admin is required", user, perm)
+	}
+	return true, ""
+}
+
+func canWritePerm(p string) bool { return p == "write" || p == "maintain" || p == "admin" }
+
+func (r *Router) installation(d Delivery) (Decision, error) {
+	var ev struct {
+		Installation struct {
+			ID int64 `json:"id"`
+		} `json:"installation"`
+	}
+	if err := decodePayload(d, &ev); err != nil {
+		return Decision{}, err
+	}
+	if r.App != nil && ev.Installation.ID != 0 {
+		r.App.Invalidate(ev.Installation.ID)
+	}
+	return ok("installation cache invalidated"), nil
+}
