@@ -11,6 +11,7 @@ import (
 // Config is the process configuration. Secret fields are tagged secret:"true"
 // and never printed.
 type Config struct {
+	Role           string `env:"WARDEN_ROLE" flag:"role" default:"all" help:"all (webhooks and worker in one process), web or worker"`
 	Addr           string `env:"WARDEN_ADDR" flag:"addr" default:":8080" help:"listen address"`
 	WebhookSecret  string `env:"WARDEN_WEBHOOK_SECRET" flag:"webhook-secret" secret:"true" help:"HMAC secret; serve refuses to start without it"`
 	AppID          int64  `env:"WARDEN_APP_ID" flag:"app-id" help:"GitHub App id"`

@@ -16,6 +16,12 @@ var labelPrefixRE = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,29}$`)
 // PrivateKey when only a path was given.
 func (c *Config) Validate(role string) error {
 	checks := []func() error{
+		func() error {
+			if role != "all" && role != "web" && role != "worker" {
+				return &Error{"WARDEN_ROLE", "must be all, web or worker"}
+			}
+			return nil
+		},
 		c.checkURL("WARDEN_GITHUB_API_URL", c.GitHubAPIURL),
 		c.checkURL("WARDEN_GITHUB_URL", c.GitHubURL),
 		func() error {

@@ -1,0 +1,42 @@
+# Warden. The two commands: `make run` and `make test`.
+GO ?= go
+STATICCHECK_VERSION := v0.8.2
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+COMMIT  ?= $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)
+LDFLAGS := -X main.version=$(VERSION) -X main.commit=$(COMMIT)
+
+.PHONY: all build run test lint bench soak fuzz clean
+
+all: build
+
+build:
+	$(GO) build -ldflags "$(LDFLAGS)" -o bin/bot ./cmd/bot
+
+## run: build and start `bot serve` on the embedded Redis with a printed development secret
+run: build
+	@scripts/run.sh
+
+## test: go vet and go test -race against a real Redis (started for the run if none answers)
+test:
+	@scripts/test.sh
+
+## lint: gofmt check, go vet, staticcheck (pinned)
+lint:
+	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+	$(GO) vet ./...
+	$(GO) run honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION) ./...
+
+## bench: the benchmarks, reported as ratios against baselines measured in the same run
+bench:
+	@scripts/bench.sh
+
+## soak: 30 minutes of mixed traffic against one process (SOAK_DURATION=10m for the short one)
+soak:
+	@scripts/soak.sh
+
+## fuzz: 60 s of the webhook handler fuzzer
+fuzz:
+	@scripts/with-redis.sh $(GO) test -run '^$$' -fuzz FuzzHandler -fuzztime 60s ./webhooks/
+
+clean:
+	rm -rf bin

@@ -1,0 +1,62 @@
+// Command bot is Warden: `bot serve` runs the webhook server and the worker,
+// `bot run` runs the pipeline on a local checkout, `bot observe` streams
+// supervisor events, `bot version` says what this binary is.
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+)
+
+// Set by the linker (see Makefile).
+var (
+	version = "dev"
+	commit  = "unknown"
+)
+
+const usage = `usage: bot <command> [flags]
+
+commands:
+  serve     webhook server and worker (--role all|web|worker)
+  run       the whole pipeline on a local checkout, no GitHub (--repo PATH --title T --mode maintenance|evolution)
+  observe   stream supervisor and task events from every worker (--json)
+  version   print version, commit and Go version
+
+Every setting is an environment variable with a flag of the same name; see README.md.
+`
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Getenv, os.Stdout, os.Stderr))
+}
+
+// Exit codes (CONTRACT §1).
+const (
+	exitOK      = 0
+	exitFailure = 1
+	exitUsage   = 2
+)
+
+func run(args []string, getenv func(string) string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return exitUsage
+	}
+	switch args[0] {
+	case "serve":
+		return serve(args[1:], getenv, stderr)
+	case "run":
+		return runLocal(args[1:], getenv, stdout, stderr)
+	case "observe":
+		return observe(args[1:], getenv, stdout, stderr)
+	case "version", "--version", "-v":
+		fmt.Fprintf(stdout, "warden %s (commit %s, %s %s/%s)\n", version, commit, runtime.Version(), runtime.GOOS, runtime.GOARCH)
+		return exitOK
+	case "help", "--help", "-h":
+		fmt.Fprint(stdout, usage)
+		return exitOK
+	}
+	fmt.Fprintf(stderr, "bot: unknown command %q\n\n%s", args[0], usage)
+	return exitUsage
+}

@@ -1,0 +1,6 @@
+#!/usr/bin/env bash
+# make test: vet, then every test with the race detector against a real Redis.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+go vet ./...
+exec scripts/with-redis.sh go test -race -count=1 -timeout 20m ./...
