@@ -74,3 +74,9 @@ func (lk *Lock) Keep(ctx context.Context, cancel context.CancelCauseFunc) {
 		}
 	}
 }
+
+// Held reports whether some worker holds the issue's run lock.
+func (l *Locks) Held(ctx context.Context, issueKey string) (bool, error) {
+	n, err := l.rdb.Exists(ctx, keyPrefix+"lock:"+issueKey).Result()
+	return n > 0, err
+}

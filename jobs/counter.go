@@ -1,0 +1,28 @@
+package jobs
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// Counter counts failure fingerprints per issue across attempts, for the
+// circuit breaker. Counts expire after a week of quiet.
+type Counter struct{ rdb redis.UniversalClient }
+
+// NewCounter wraps a Redis client.
+func NewCounter(rdb redis.UniversalClient) *Counter { return &Counter{rdb: rdb} }
+
+// Incr adds one to key's count and returns the new count.
+func (c *Counter) Incr(ctx context.Context, key string) (int64, error) {
+	k := keyPrefix + "fp:" + key
+	pipe := c.rdb.TxPipeline()
+	n := pipe.Incr(ctx, k)
+	pipe.Expire(ctx, k, 7*24*time.Hour)
+	if _, err := pipe.Exec(ctx); err != nil {
+		return 0, fmt.Errorf("count fingerprint: %w", err)
+	}
+	return n.Val(), nil
+}
