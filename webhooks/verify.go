@@ -37,3 +37,9 @@ func Verify(secret []byte, header string, body []byte) error {
 	}
 	return nil
 }
+
+func hmacHex(secret, body []byte) string {
+	mac := hmac.New(sha256.New, secret)
+	mac.Write(body)
+	return hex.EncodeToString(mac.Sum(nil))
+}
