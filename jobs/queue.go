@@ -164,3 +164,27 @@ func isQueueState(err error) bool {
 	s := err.Error()
 	return errors.Is(err, asynq.ErrQueueNotFound) || strings.Contains(s, "already paused") || strings.Contains(s, "not paused")
 }
+
+// EnqueuePR queues a PR re-evaluation.
+func (q *Queue) EnqueuePR(ctx context.Context, p PRPayload) error {
+	task, err := NewPRTask(p)
+	if err != nil {
+		return err
+	}
+	if _, err := q.client.EnqueueContext(ctx, task); err != nil {
+		return fmt.Errorf("enqueue pr %s#%d: %w", p.Repo, p.PR, err)
+	}
+	return nil
+}
+
+// EnqueueClosed queues the follow-up of a closed issue.
+func (q *Queue) EnqueueClosed(ctx context.Context, p ClosedPayload) error {
+	task, err := NewClosedTask(p)
+	if err != nil {
+		return err
+	}
+	if _, err := q.client.EnqueueContext(ctx, task); err != nil {
+		return fmt.Errorf("enqueue closed %s: %w", IssueKey(p.Repo, p.Issue), err)
+	}
+	return nil
+}

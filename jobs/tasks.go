@@ -109,3 +109,51 @@ func decode[T any](t *asynq.Task) (T, error) {
 	}
 	return v, nil
 }
+
+// TypePR re-evaluates a Warden pull request: merge policy (maintenance),
+// approval status (evolution), closing.
+const TypePR = "warden:pr"
+
+// TypeIssueClosed resumes work that waited on a closed issue: blocked issues
+// and decomposed parents.
+const TypeIssueClosed = "warden:issue-closed"
+
+// PRPayload names a pull request (or a head SHA whose PRs must be found).
+type PRPayload struct {
+	Repo         string `json:"repo"`
+	Installation int64  `json:"installation"`
+	PR           int    `json:"pr,omitempty"`
+	SHA          string `json:"sha,omitempty"`
+	Action       string `json:"action"` // checks, sync, review, closed, status
+	Merged       bool   `json:"merged,omitempty"`
+	Sender       string `json:"sender,omitempty"`
+}
+
+// ClosedPayload names an issue that was closed.
+type ClosedPayload struct {
+	Repo          string `json:"repo"`
+	Installation  int64  `json:"installation"`
+	Issue         int    `json:"issue"`
+	CloneURL      string `json:"clone_url"`
+	DefaultBranch string `json:"default_branch"`
+}
+
+// NewPRTask builds a PR re-evaluation task. Events for one PR arrive in
+// bursts (a check suite and each of its runs); every evaluation re-reads the
+// PR's state from the API, so repeats are harmless.
+func NewPRTask(p PRPayload) (*asynq.Task, error) {
+	b, err := json.Marshal(p)
+	if err != nil {
+		return nil, fmt.Errorf("encode pr payload: %w", err)
+	}
+	return asynq.NewTask(TypePR, b, asynq.Queue(QueueCritical), asynq.MaxRetry(5), asynq.Timeout(2*time.Minute)), nil
+}
+
+// NewClosedTask builds an issue-closed task.
+func NewClosedTask(p ClosedPayload) (*asynq.Task, error) {
+	b, err := json.Marshal(p)
+	if err != nil {
+		return nil, fmt.Errorf("encode closed payload: %w", err)
+	}
+	return asynq.NewTask(TypeIssueClosed, b, asynq.Queue(QueueCritical), asynq.MaxRetry(5), asynq.Timeout(2*time.Minute)), nil
+}

@@ -37,14 +37,21 @@ type StatusPoster interface {
 	PostStatus(ctx context.Context, p StatusPayload) error
 }
 
+// Lifecycle answers PR and issue-closed events.
+type Lifecycle interface {
+	PR(ctx context.Context, p PRPayload) error
+	IssueClosed(ctx context.Context, p ClosedPayload) error
+}
+
 // Worker handles Warden's task types.
 type Worker struct {
-	Pipeline Pipeline
-	Status   StatusPoster
-	Flags    *Flags
-	Locks    *Locks
-	Queue    *Queue
-	Log      *slog.Logger
+	Pipeline  Pipeline
+	Status    StatusPoster
+	Lifecycle Lifecycle
+	Flags     *Flags
+	Locks     *Locks
+	Queue     *Queue
+	Log       *slog.Logger
 	// CancelPoll is how often a running task checks its cancel flag.
 	CancelPoll time.Duration
 }
@@ -54,6 +61,20 @@ func (w *Worker) Mux() *asynq.ServeMux {
 	mux := asynq.NewServeMux()
 	mux.HandleFunc(TypeRun, w.HandleRun)
 	mux.HandleFunc(TypeStatus, w.HandleStatus)
+	mux.HandleFunc(TypePR, func(ctx context.Context, t *asynq.Task) error {
+		p, err := decode[PRPayload](t)
+		if err != nil {
+			return err
+		}
+		return w.Lifecycle.PR(ctx, p)
+	})
+	mux.HandleFunc(TypeIssueClosed, func(ctx context.Context, t *asynq.Task) error {
+		p, err := decode[ClosedPayload](t)
+		if err != nil {
+			return err
+		}
+		return w.Lifecycle.IssueClosed(ctx, p)
+	})
 	return mux
 }
 

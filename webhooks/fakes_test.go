@@ -58,6 +58,8 @@ type fakeQueue struct {
 	already  bool
 	cancel   jobs.CancelResult
 	resumed  int
+	prs      []jobs.PRPayload
+	closed   []jobs.ClosedPayload
 }
 
 func (q *fakeQueue) EnqueueRun(_ context.Context, p jobs.RunPayload, _ ...asynq.Option) (jobs.EnqueueResult, error) {
@@ -88,6 +90,20 @@ func (q *fakeQueue) Cancel(_ context.Context, repo string, issue int) (jobs.Canc
 	defer q.mu.Unlock()
 	q.cancels = append(q.cancels, fmt.Sprintf("%s#%d", repo, issue))
 	return q.cancel, q.fail
+}
+
+func (q *fakeQueue) EnqueuePR(_ context.Context, p jobs.PRPayload) error {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	q.prs = append(q.prs, p)
+	return q.fail
+}
+
+func (q *fakeQueue) EnqueueClosed(_ context.Context, p jobs.ClosedPayload) error {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	q.closed = append(q.closed, p)
+	return q.fail
 }
 
 func (q *fakeQueue) Resume(context.Context) error { q.resumed++; return q.fail }

@@ -54,7 +54,16 @@ func (r *Router) issues(ctx context.Context, d Delivery) (Decision, error) {
 		}
 		return r.cancel(ctx, ic, "the trigger label was removed")
 	case "closed":
-		return r.cancel(ctx, ic, "the issue was closed")
+		dec, err := r.cancel(ctx, ic, "the issue was closed")
+		if err != nil {
+			return dec, err
+		}
+		// Issues blocked on this one, and a decomposed parent, may now go on.
+		if err := r.Queue.EnqueueClosed(ctx, jobs.ClosedPayload{Repo: ic.fullName(), Installation: ic.inst, Issue: ic.issue.GetNumber(),
+			CloneURL: ic.repo.GetCloneURL(), DefaultBranch: ic.repo.GetDefaultBranch()}); err != nil {
+			return Decision{}, unavailable("enqueue closed", err)
+		}
+		return queued("closed"), nil
 	}
 	return ignored("action " + ev.GetAction() + " is not handled"), nil
 }

@@ -14,6 +14,8 @@ import (
 type queue interface {
 	EnqueueRun(ctx context.Context, p jobs.RunPayload, opts ...asynq.Option) (jobs.EnqueueResult, error)
 	EnqueueStatus(ctx context.Context, p jobs.StatusPayload) error
+	EnqueuePR(ctx context.Context, p jobs.PRPayload) error
+	EnqueueClosed(ctx context.Context, p jobs.ClosedPayload) error
 	Cancel(ctx context.Context, repo string, issue int) (jobs.CancelResult, error)
 	Resume(ctx context.Context) error
 }
@@ -48,6 +50,14 @@ func (r *Router) Route(ctx context.Context, d Delivery) (Decision, error) {
 		return r.issueComment(ctx, d)
 	case "installation", "installation_repositories":
 		return r.installation(d)
+	case "pull_request":
+		return r.pullRequest(ctx, d)
+	case "pull_request_review":
+		return r.review(ctx, d)
+	case "check_suite", "check_run":
+		return r.checks(ctx, d)
+	case "status":
+		return r.status(ctx, d)
 	}
 	return ignored("event " + d.Event + " is not handled"), nil
 }

@@ -1,0 +1,143 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/hibiken/asynq"
+	"github.com/labstack/echo/v4"
+	"github.com/warden-bot/warden/config"
+	"github.com/warden-bot/warden/githubapp"
+	"github.com/warden-bot/warden/jobs"
+	"github.com/warden-bot/warden/metrics"
+	"github.com/warden-bot/warden/web"
+	"github.com/warden-bot/warden/webhooks"
+)
+
+// loadConfig reads and validates settings, printing a message that names the
+// bad setting. ok is false when the caller must exit 2.
+func loadConfig(args []string, getenv func(string) string, stderr io.Writer, role func(*config.Config) string) (*config.Config, []string, bool) {
+	cfg, rest, err := config.Load(args, getenv, stderr)
+	if err == nil {
+		err = cfg.Validate(role(cfg))
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "bot: invalid configuration: %v\n", err)
+		return nil, nil, false
+	}
+	return cfg, rest, true
+}
+
+func serve(args []string, getenv func(string) string, stderr io.Writer) int {
+	cfg, _, ok := loadConfig(args, getenv, stderr, func(c *config.Config) string { return c.Role })
+	if !ok {
+		return exitUsage
+	}
+	log := newLogger(cfg, os.Stderr)
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
+	defer stop()
+	if err := serveWith(ctx, cfg, log); err != nil {
+		log.Error("warden stopped", "err", err)
+		return exitFailure
+	}
+	return exitOK
+}
+
+// app is everything one process holds.
+type app struct {
+	cfg     *config.Config
+	log     *slog.Logger
+	backend *jobs.Backend
+	queue   *jobs.Queue
+	metrics *metrics.Metrics
+	gh      *githubapp.App // nil without App credentials
+}
+
+func serveWith(ctx context.Context, cfg *config.Config, log *slog.Logger) error {
+	a, err := newApp(cfg, log)
+	if err != nil {
+		return err
+	}
+	defer a.close()
+	errc := make(chan error, 2)
+	var srv *asynq.Server
+	if cfg.Role != "web" {
+		if srv, err = a.startWorker(ctx, errc); err != nil {
+			return err
+		}
+	}
+	e := a.echo()
+	go func() {
+		log.Info("warden listening", "addr", cfg.Addr, "role", cfg.Role, "version", version)
+		if err := e.Start(cfg.Addr); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			errc <- fmt.Errorf("http server: %w", err)
+		}
+	}()
+	select {
+	case <-ctx.Done():
+		log.Info("shutting down: no new work is accepted; running tasks get the shutdown timeout", "timeout", cfg.ShutdownTimeout)
+	case err = <-errc:
+	}
+	shutCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	_ = e.Shutdown(shutCtx)
+	if srv != nil {
+		srv.Shutdown() // waits up to ShutdownTimeout, then requeues what still runs
+	}
+	return err
+}
+
+func newApp(cfg *config.Config, log *slog.Logger) (*app, error) {
+	backend, err := jobs.Open(cfg.RedisURL, log)
+	if err != nil {
+		return nil, err
+	}
+	a := &app{cfg: cfg, log: log, backend: backend, queue: jobs.NewQueue(backend), metrics: metrics.New()}
+	a.metrics.Registry.MustRegister(metrics.QueueCollector{Inspector: a.queue.Inspector(), Queues: []string{jobs.QueueCritical, jobs.QueueDefault}})
+	if cfg.HasApp() {
+		a.gh, err = githubapp.New(githubapp.Options{AppID: cfg.AppID, PrivateKey: []byte(cfg.PrivateKey), BaseURL: cfg.GitHubAPIURL})
+		if err != nil {
+			a.close()
+			return nil, err
+		}
+	} else {
+		log.Warn("no GitHub App configured (WARDEN_APP_ID, WARDEN_PRIVATE_KEY_PATH): webhooks are verified but nothing is queued")
+	}
+	return a, nil
+}
+
+func (a *app) close() {
+	_ = a.queue.Close()
+	_ = a.backend.Close()
+}
+
+func (a *app) echo() *echo.Echo {
+	opts := web.Options{Redis: a.backend, Registry: a.metrics.Registry, UIPassword: a.cfg.UIPassword, Log: a.log, Operator: a.operatorRoutes}
+	if a.cfg.Role != "worker" {
+		opts.Webhooks = a.webhookHandler().ServeHTTP
+	}
+	return web.New(opts)
+}
+
+func (a *app) webhookHandler() *webhooks.Handler {
+	r := &webhooks.Router{Prefix: a.cfg.LabelPrefix, Queue: a.queue, Log: a.log}
+	if a.gh != nil {
+		r.App = a.gh
+		r.Perms = githubapp.NewPermissionCache(a.gh, 30*time.Second)
+	}
+	return &webhooks.Handler{
+		Secret:     []byte(a.cfg.WebhookSecret),
+		Deliveries: jobs.NewDeliveries(a.backend.RDB, a.cfg.DeliveryTTL),
+		Router:     r,
+		Log:        a.log,
+		Observe:    func(event, result string) { a.metrics.Webhooks.WithLabelValues(event, result).Inc() },
+	}
+}

@@ -1,0 +1,105 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/warden-bot/warden/comments"
+	"github.com/warden-bot/warden/jobs"
+	"github.com/warden-bot/warden/outcome"
+	"github.com/warden-bot/warden/pipeline"
+)
+
+// statusPoster answers the quick status tasks: "queued", a canceled queued
+// task, `/warden status`, and replies to refused commands.
+type statusPoster struct {
+	a        *app
+	locks    *jobs.Locks
+	redactor *comments.Redactor
+}
+
+func (s *statusPoster) PostStatus(ctx context.Context, p jobs.StatusPayload) error {
+	r := &githubRunner{a: s.a, redactor: s.redactor}
+	host, err := r.host(ctx, p.Repo, p.Installation, p.Issue, "", "")
+	if err != nil {
+		return err
+	}
+	switch p.State {
+	case "reply":
+		return host.Poster.Reply(ctx, host.Owner, host.Name, host.Number, p.Note)
+	case "queued":
+		return s.queued(ctx, host, p)
+	case "canceled":
+		return s.canceled(ctx, host, p)
+	case "status":
+		return s.report(ctx, host)
+	}
+	return fmt.Errorf("unknown status state %q", p.State)
+}
+
+func (s *statusPoster) queued(ctx context.Context, host *pipeline.GitHubHost, p jobs.StatusPayload) error {
+	// A worker that already took the task owns the status comment now.
+	if running, err := s.locks.Held(ctx, jobs.IssueKey(p.Repo, p.Issue)); err != nil || running {
+		return err
+	}
+	if _, err := host.Issue(ctx); err != nil {
+		return err
+	}
+	st := comments.Status{Mode: p.Mode, State: pipeline.StateQueued, Note: p.Note}
+	for _, name := range []string{pipeline.StagePlan, pipeline.StageImplement, pipeline.StageTest, pipeline.StageSecurity, pipeline.StageReview, pipeline.StageRelease} {
+		st.Stages = append(st.Stages, comments.StageLine{Name: name, State: "pending"})
+	}
+	if err := host.Status(ctx, st); err != nil {
+		return err
+	}
+	return host.State(ctx, pipeline.StateQueued)
+}
+
+// canceled reports a task that was deleted from the queue before it ran.
+func (s *statusPoster) canceled(ctx context.Context, host *pipeline.GitHubHost, p jobs.StatusPayload) error {
+	if _, err := host.Issue(ctx); err != nil {
+		return err
+	}
+	st := comments.Status{Mode: p.Mode, State: "canceled", Note: "Canceled before it started: " + p.Note}
+	if err := host.Status(ctx, st); err != nil {
+		return err
+	}
+	rec := outcome.Record{
+		Outcome: outcome.Escalated, FailureClass: outcome.Canceled, Mode: p.Mode, Attempt: 1,
+		Summary:     "Canceled before it started: " + p.Note + ".",
+		Fingerprint: outcome.Fingerprint("Queue", outcome.Canceled, "canceled before start"),
+	}.Normalize()
+	if err := host.Outcome(ctx, rec, comments.Details{}); err != nil {
+		return err
+	}
+	return host.State(ctx, pipeline.StateEscalated)
+}
+
+// report answers `/warden status` with the issue's state label and last outcome.
+func (s *statusPoster) report(ctx context.Context, host *pipeline.GitHubHost) error {
+	info, err := host.Issue(ctx)
+	if err != nil {
+		return err
+	}
+	state := "idle"
+	for _, l := range info.Labels {
+		if st, ok := strings.CutPrefix(l, s.a.cfg.LabelPrefix+":"); ok && st != "maintenance" && st != "evolution" {
+			state = st
+		}
+	}
+	msg := fmt.Sprintf("Warden state: **%s**.", state)
+	if recs, err := host.PriorOutcomes(ctx); err == nil && len(recs) > 0 {
+		last := recs[len(recs)-1]
+		msg += fmt.Sprintf(" Last outcome: attempt %d, `%s`", last.Attempt, last.Outcome)
+		if last.FailureClass != "" {
+			msg += fmt.Sprintf(" (`%s`)", last.FailureClass)
+		}
+		msg += "."
+	}
+	return host.Poster.Reply(ctx, host.Owner, host.Name, host.Number, msg)
+}
+
+func retryable(err error) outcome.Record {
+	return outcome.Record{Outcome: outcome.Retryable, FailureClass: outcome.Transient, Summary: err.Error()}.Normalize()
+}

@@ -1,0 +1,97 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/hibiken/asynq"
+	"github.com/warden-bot/warden/comments"
+	"github.com/warden-bot/warden/jobs"
+	"github.com/warden-bot/warden/lifecycle"
+	"github.com/warden-bot/warden/pipeline"
+	"github.com/warden-bot/warden/workspace"
+)
+
+// startWorker starts the asynq server with Warden's handlers.
+func (a *app) startWorker(ctx context.Context, errc chan<- error) (*asynq.Server, error) {
+	if a.gh == nil {
+		a.log.Warn("worker without a GitHub App: queued tasks wait until credentials are configured")
+	}
+	ws, err := workspace.New(filepath.Clean(a.cfg.DataDir), workspace.Options{Logger: a.log})
+	if err != nil {
+		return nil, fmt.Errorf("data dir %s: %w", a.cfg.DataDir, err)
+	}
+	if err := ws.Sweep(ctx); err != nil {
+		a.log.Warn("sweeping stale worktrees failed", "err", err)
+	}
+	host, _ := os.Hostname()
+	p, err := a.newPipeline(ws)
+	if err != nil {
+		return nil, err
+	}
+	w := &jobs.Worker{
+		Pipeline: &githubRunner{a: a, p: p, redactor: comments.NewRedactor(a.cfg.Secrets()...)},
+		Flags:    jobs.NewFlags(a.backend.RDB),
+		Locks:    jobs.NewLocks(a.backend.RDB, 2*time.Minute),
+		Queue:    a.queue,
+		Log:      a.log,
+	}
+	w.Lifecycle = &lifecycle.Lifecycle{App: a.gh, Queue: a.queue, Links: jobs.NewLinks(a.backend.RDB), Counter: jobs.NewCounter(a.backend.RDB),
+		Prefix: a.cfg.LabelPrefix, Redactor: comments.NewRedactor(a.cfg.Secrets()...), Log: a.log, MaxCheckFixes: 2}
+	w.Status = &statusPoster{a: a, locks: w.Locks, redactor: comments.NewRedactor(a.cfg.Secrets()...)}
+	srv := jobs.NewServer(a.backend, jobs.ServerOptions{Concurrency: a.cfg.Concurrency, ShutdownTimeout: a.cfg.ShutdownTimeout, Log: a.log})
+	if err := srv.Start(w.Mux()); err != nil {
+		return nil, fmt.Errorf("start worker: %w", err)
+	}
+	a.log.Info("worker started", "concurrency", a.cfg.Concurrency, "worker", host, "isolation", workspace.Isolation())
+	return srv, nil
+}
+
+// githubRunner runs pipeline attempts for asynq tasks, reporting on GitHub.
+type githubRunner struct {
+	a        *app
+	p        *pipeline.Pipeline
+	redactor *comments.Redactor
+}
+
+func (r *githubRunner) Run(ctx context.Context, p jobs.RunPayload, at jobs.Attempt) jobs.Result {
+	host, err := r.host(ctx, p.Repo, p.Installation, p.Issue, p.CloneURL, p.DefaultBranch)
+	if err != nil {
+		r.a.log.Warn("cannot reach GitHub for task; will retry", "repo", p.Repo, "issue", p.Issue, "err", err)
+		return jobs.Result{Record: retryable(err)}
+	}
+	token, err := r.a.gh.Token(ctx, p.Installation)
+	if err != nil {
+		return jobs.Result{Record: retryable(err)}
+	}
+	t := pipeline.Task{
+		Repo: p.Repo, Issue: p.Issue, Mode: p.Mode, Title: p.Title, Body: p.Body,
+		CloneURL: p.CloneURL, DefaultBranch: p.DefaultBranch, Token: token, Installation: p.Installation,
+		Deferrals: p.Deferrals, Depth: p.Depth, Final: at.Final,
+	}
+	res := r.p.Attempt(ctx, host, t)
+	return jobs.Result{Record: res.Record, DeferFor: res.DeferFor}
+}
+
+// host builds the GitHub host for one issue.
+func (r *githubRunner) host(ctx context.Context, repo string, inst int64, issue int, cloneURL, base string) (*pipeline.GitHubHost, error) {
+	if r.a.gh == nil {
+		return nil, fmt.Errorf("no GitHub App configured")
+	}
+	owner, name, _ := strings.Cut(repo, "/")
+	login, err := r.a.gh.BotLogin(ctx)
+	if err != nil {
+		return nil, err
+	}
+	client := r.a.gh.Client(inst)
+	return &pipeline.GitHubHost{
+		Client: client, Owner: owner, Name: name, Number: issue, Prefix: r.a.cfg.LabelPrefix,
+		BotLogin: login, CloneURL: cloneURL, Base: base,
+		Poster: &comments.Poster{Client: client.Issues, BotLogin: login, Redactor: r.redactor},
+		Token:  func(ctx context.Context) (string, error) { return r.a.gh.Token(ctx, inst) },
+	}, nil
+}

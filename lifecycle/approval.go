@@ -1,0 +1,61 @@
+package lifecycle
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"strings"
+
+	"github.com/google/go-github/v60/github"
+	"github.com/warden-bot/warden/githubapp"
+)
+
+// approval sets warden/mode on an evolution PR's head: success only for an
+// APPROVED review of the current head by a writer who is not Warden, pending
+// otherwise. A new push moves the head, so an old approval stops counting.
+// Warden never merges evolution PRs.
+func (l *Lifecycle) approval(ctx context.Context, c *github.Client, x *pr, log *slog.Logger) error {
+	by, err := l.approver(ctx, c, x)
+	if err != nil {
+		return err
+	}
+	if by == "" {
+		return l.setStatus(ctx, c, x, "pending", "awaiting maintainer approval")
+	}
+	log.Info("evolution PR approved", "by", by, "sha", x.GetHead().GetSHA())
+	return l.setStatus(ctx, c, x, "success", "approved by @"+by)
+}
+
+// approver returns a writer whose latest review approves the current head.
+func (l *Lifecycle) approver(ctx context.Context, c *github.Client, x *pr) (string, error) {
+	bot, err := l.App.BotLogin(ctx)
+	if err != nil {
+		return "", err
+	}
+	reviews, _, err := c.PullRequests.ListReviews(ctx, x.owner, x.name, x.GetNumber(), &github.ListOptions{PerPage: 100})
+	if err != nil {
+		return "", fmt.Errorf("list reviews of %s/%s#%d: %w", x.owner, x.name, x.GetNumber(), err)
+	}
+	latest := map[string]*github.PullRequestReview{}
+	for _, r := range reviews {
+		user := r.GetUser().GetLogin()
+		if user == "" || user == bot || strings.EqualFold(r.GetState(), "COMMENTED") {
+			continue // a comment neither grants nor withdraws approval
+		}
+		latest[user] = r
+	}
+	head := x.GetHead().GetSHA()
+	for user, r := range latest {
+		if !strings.EqualFold(r.GetState(), "APPROVED") || r.GetCommitID() != head {
+			continue
+		}
+		perm, _, err := c.Repositories.GetPermissionLevel(ctx, x.owner, x.name, user)
+		if err != nil {
+			continue // cannot tell: does not count (fail closed)
+		}
+		if githubapp.CanWrite(perm.GetPermission()) {
+			return user, nil
+		}
+	}
+	return "", nil
+}

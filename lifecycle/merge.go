@@ -1,0 +1,155 @@
+package lifecycle
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+
+	"github.com/google/go-github/v60/github"
+	"github.com/warden-bot/warden/jobs"
+	"github.com/warden-bot/warden/modes"
+	"github.com/warden-bot/warden/pipeline"
+)
+
+// verdict of a head's checks.
+type verdict int
+
+const (
+	green verdict = iota
+	waiting
+	red
+)
+
+// headChecks reads every check run and commit status on the head: any still
+// running is waiting, any that failed is red, and only then green.
+func headChecks(ctx context.Context, c *github.Client, x *pr) (verdict, string, error) {
+	sha := x.GetHead().GetSHA()
+	runs, _, err := c.Checks.ListCheckRunsForRef(ctx, x.owner, x.name, sha, &github.ListCheckRunsOptions{ListOptions: github.ListOptions{PerPage: 100}})
+	if err != nil {
+		return waiting, "", fmt.Errorf("check runs of %s: %w", sha, err)
+	}
+	v, why := green, ""
+	for _, r := range runs.CheckRuns {
+		switch {
+		case r.GetStatus() != "completed":
+			v, why = max(v, waiting), r.GetName()+" is "+r.GetStatus()
+		case !okConclusion(r.GetConclusion()):
+			return red, fmt.Sprintf("check run %q concluded %s", r.GetName(), r.GetConclusion()), nil
+		}
+	}
+	st, _, err := c.Repositories.GetCombinedStatus(ctx, x.owner, x.name, sha, nil)
+	if err != nil {
+		return waiting, "", fmt.Errorf("statuses of %s: %w", sha, err)
+	}
+	for _, s := range st.Statuses {
+		switch s.GetState() {
+		case "pending":
+			v, why = max(v, waiting), s.GetContext()+" is pending"
+		case "failure", "error":
+			return red, fmt.Sprintf("status %q is %s: %s", s.GetContext(), s.GetState(), s.GetDescription()), nil
+		}
+	}
+	return v, why, nil
+}
+
+func okConclusion(c string) bool { return c == "success" || c == "neutral" || c == "skipped" }
+
+// maybeMerge squash-merges a maintenance PR whose head is green, passing the
+// head SHA so a push that raced the check cannot be merged unchecked.
+func (l *Lifecycle) maybeMerge(ctx context.Context, c *github.Client, x *pr, log *slog.Logger) error {
+	cfg, err := repoConfig(ctx, c, x)
+	if err != nil {
+		return err
+	}
+	if !cfg.Policy(modes.Maintenance).AutoMerge {
+		log.Info("auto_merge is off; leaving the PR for a maintainer")
+		return nil
+	}
+	v, why, err := headChecks(ctx, c, x)
+	if err != nil {
+		return err
+	}
+	switch v {
+	case waiting:
+		log.Info("checks still running; not merging yet", "why", why)
+		return nil
+	case red:
+		return l.checksFailed(ctx, c, x, why, log)
+	}
+	_, _, err = c.PullRequests.Merge(ctx, x.owner, x.name, x.GetNumber(), "", &github.PullRequestOptions{MergeMethod: "squash", SHA: x.GetHead().GetSHA()})
+	var er *github.ErrorResponse
+	if errors.As(err, &er) && er.Response != nil && (er.Response.StatusCode == http.StatusMethodNotAllowed || er.Response.StatusCode == http.StatusConflict) {
+		// A conflict or a new head: the next event starts the wait again.
+		log.Info("PR not mergeable now; waiting for the next event", "err", err)
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("merge %s/%s#%d: %w", x.owner, x.name, x.GetNumber(), err)
+	}
+	log.Info("maintenance PR merged", "sha", x.GetHead().GetSHA())
+	h, err := l.issueHost(ctx, c, x)
+	if err != nil {
+		return err
+	}
+	return h.State(ctx, pipeline.StateCompleted)
+}
+
+// checksFailed tells the issue once per head and, within the fix budget,
+// queues a fix attempt that updates the same branch and PR.
+func (l *Lifecycle) checksFailed(ctx context.Context, c *github.Client, x *pr, why string, log *slog.Logger) error {
+	sha := x.GetHead().GetSHA()
+	n, err := l.Counter.Incr(ctx, fmt.Sprintf("%s/%s#%d:checks:%s", x.owner, x.name, x.issue, sha))
+	if err != nil || n > 1 {
+		return err // this head's failure was reported already
+	}
+	fixes, err := l.Counter.Incr(ctx, fmt.Sprintf("%s/%s#%d:check-fixes", x.owner, x.name, x.issue))
+	if err != nil {
+		return err
+	}
+	h, err := l.issueHost(ctx, c, x)
+	if err != nil {
+		return err
+	}
+	msg := fmt.Sprintf("CI failed on PR #%d (`%s`): %s.", x.GetNumber(), sha[:min(7, len(sha))], why)
+	if int(fixes) > l.MaxCheckFixes {
+		log.Info("checks failed; fix budget spent", "why", why)
+		if err := h.Poster.Reply(ctx, x.owner, x.name, x.issue, msg+" The fix budget is spent; a maintainer needs to look."); err != nil {
+			return err
+		}
+		return h.State(ctx, pipeline.StateEscalated)
+	}
+	log.Info("checks failed; queuing a fix attempt", "why", why)
+	if err := h.Poster.Reply(ctx, x.owner, x.name, x.issue, msg+fmt.Sprintf(" Warden queued fix attempt %d of %d on the same branch.", fixes, l.MaxCheckFixes)); err != nil {
+		return err
+	}
+	repo, _, err := c.Repositories.Get(ctx, x.owner, x.name)
+	if err != nil {
+		return fmt.Errorf("get repo %s/%s: %w", x.owner, x.name, err)
+	}
+	_, err = l.Queue.EnqueueRun(ctx, jobs.RunPayload{Repo: x.owner + "/" + x.name, Installation: x.installation, Issue: x.issue,
+		Mode: x.mode, CloneURL: repo.GetCloneURL(), DefaultBranch: repo.GetDefaultBranch(), Reason: jobs.ReasonCheck})
+	return err
+}
+
+// repoConfig reads .github/warden.yml from the default branch; a missing
+// file means the defaults, an invalid one refuses to merge (fail closed).
+func repoConfig(ctx context.Context, c *github.Client, x *pr) (modes.Config, error) {
+	fc, _, resp, err := c.Repositories.GetContents(ctx, x.owner, x.name, ".github/warden.yml", &github.RepositoryContentGetOptions{Ref: x.GetBase().GetRef()})
+	if resp != nil && resp.StatusCode == http.StatusNotFound {
+		return modes.Parse(nil)
+	}
+	if err != nil {
+		return modes.Config{}, fmt.Errorf("read .github/warden.yml: %w", err)
+	}
+	text, err := fc.GetContent()
+	if err != nil {
+		return modes.Config{}, fmt.Errorf("decode .github/warden.yml: %w", err)
+	}
+	cfg, err := modes.Parse([]byte(text))
+	if err != nil {
+		return modes.Config{}, fmt.Errorf("invalid .github/warden.yml: %w", err)
+	}
+	return cfg, nil
+}

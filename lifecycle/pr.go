@@ -1,0 +1,83 @@
+package lifecycle
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+
+	"github.com/google/go-github/v60/github"
+	"github.com/warden-bot/warden/jobs"
+	"github.com/warden-bot/warden/pipeline"
+)
+
+// PR re-evaluates the Warden PRs a payload points at.
+func (l *Lifecycle) PR(ctx context.Context, p jobs.PRPayload) error {
+	c := l.App.Client(p.Installation)
+	nums, err := l.prsFor(ctx, c, p)
+	if err != nil {
+		return err
+	}
+	for _, n := range nums {
+		x, err := l.wardenPR(ctx, c, p.Repo, n)
+		if err != nil {
+			return err
+		}
+		if x == nil {
+			continue
+		}
+		x.installation = p.Installation
+		if err := l.evaluate(ctx, c, x, p); err != nil {
+			return fmt.Errorf("evaluate %s#%d: %w", p.Repo, n, err)
+		}
+	}
+	return nil
+}
+
+func (l *Lifecycle) evaluate(ctx context.Context, c *github.Client, x *pr, p jobs.PRPayload) error {
+	log := l.Log.With("repo", p.Repo, "pr", x.GetNumber(), "issue", x.issue, "mode", x.mode, "action", p.Action)
+	if p.Action == "status" && x.mode == "evolution" {
+		// Only Warden sets warden/mode; a value from anyone else is overwritten.
+		log.Warn("warden/mode set by someone else; overwriting", "sender", p.Sender, "audit", true)
+	}
+	if x.GetState() == "closed" {
+		return l.closed(ctx, c, x, log)
+	}
+	if x.mode == "evolution" {
+		return l.approval(ctx, c, x, log)
+	}
+	// A maintenance PR carries warden/mode success; anyone else's value is overwritten.
+	if p.Action == "status" || p.Action == "sync" {
+		if err := l.setStatus(ctx, c, x, "success", "maintenance guards passed"); err != nil {
+			return err
+		}
+	}
+	return l.maybeMerge(ctx, c, x, log)
+}
+
+func (l *Lifecycle) setStatus(ctx context.Context, c *github.Client, x *pr, state, desc string) error {
+	_, _, err := c.Repositories.CreateStatus(ctx, x.owner, x.name, x.GetHead().GetSHA(), &github.RepoStatus{
+		State: github.String(state), Context: github.String(pipeline.ModeContext), Description: github.String(desc),
+	})
+	if err != nil {
+		return fmt.Errorf("set %s=%s on %s: %w", pipeline.ModeContext, state, x.GetHead().GetSHA(), err)
+	}
+	return nil
+}
+
+// closed settles the issue of a closed PR: merged is completed (GitHub closes
+// the issue through "Fixes #n"); closed without merge needs a human.
+func (l *Lifecycle) closed(ctx context.Context, c *github.Client, x *pr, log *slog.Logger) error {
+	h, err := l.issueHost(ctx, c, x)
+	if err != nil {
+		return err
+	}
+	if x.GetMerged() {
+		log.Info("PR merged; issue completed")
+		return h.State(ctx, pipeline.StateCompleted)
+	}
+	log.Info("PR closed without merge; issue escalated")
+	if err := h.Poster.Reply(ctx, x.owner, x.name, x.issue, fmt.Sprintf("PR #%d was closed without being merged, so Warden stopped here. Comment `/%s retry` to try again.", x.GetNumber(), l.Prefix)); err != nil {
+		return err
+	}
+	return h.State(ctx, pipeline.StateEscalated)
+}

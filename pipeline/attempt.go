@@ -1,0 +1,117 @@
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+
+	"github.com/warden-bot/warden/agent"
+	"github.com/warden-bot/warden/guards"
+	"github.com/warden-bot/warden/modes"
+	"github.com/warden-bot/warden/outcome"
+	"github.com/warden-bot/warden/workspace"
+)
+
+// attempt is the state of one run through the stages.
+type attempt struct {
+	p    *Pipeline
+	host Host
+	t    Task
+	log  *slog.Logger
+	tr   *tracker
+
+	wt      *workspace.Worktree
+	cfg     modes.Config
+	policy  modes.Policy
+	prior   []outcome.Record
+	session Session
+
+	plan     agent.Plan
+	files    []string // files the change touched
+	review   agent.Review
+	missing  string // what the last review said is missing
+	release  ReleaseResult
+	output   string // the last tool output worth quoting
+	outTitle string
+}
+
+// ending is a decision that ends an attempt without a failure in the usual
+// sense: the planner decided to decompose, defer, block or escalate.
+type ending struct{ rec outcome.Record }
+
+func (e *ending) Error() string { return fmt.Sprintf("%s: %s", e.rec.Outcome, e.rec.Summary) }
+
+func (a *attempt) run(ctx context.Context) Result {
+	err := a.setup(ctx)
+	if err == nil {
+		err = a.stages(ctx)
+	}
+	return a.result(ctx, err)
+}
+
+// setup re-reads the issue, marks it running, prepares the worktree and reads
+// the repository's configuration from it.
+func (a *attempt) setup(ctx context.Context) error {
+	info, err := a.host.Issue(ctx)
+	if err != nil {
+		return err
+	}
+	if !info.Open {
+		return &outcome.Error{Class: outcome.Canceled, Msg: "the issue is closed"}
+	}
+	a.t.Title, a.t.Body = info.Title, info.Body
+	if a.prior, err = a.host.PriorOutcomes(ctx); err != nil {
+		a.log.Warn("prior outcomes not read", "err", err)
+	}
+	if a.t.Attempt == 0 {
+		a.t.Attempt = 1
+		for _, r := range a.prior {
+			a.t.Attempt = max(a.t.Attempt, r.Attempt+1)
+		}
+		a.tr.s.Attempt = a.t.Attempt
+	}
+	if err := a.host.State(ctx, StateRunning); err != nil {
+		a.log.Warn("state label not set", "err", err)
+	}
+	a.tr.push(ctx)
+	a.wt, err = a.p.Workspace.Prepare(ctx, workspace.PrepareRequest{
+		Repo: a.t.Repo, CloneURL: a.t.CloneURL, Token: a.t.Token, BaseBranch: a.t.DefaultBranch,
+		Branch: guards.BranchName(a.p.Prefix, a.t.Issue, a.t.Title), TaskKey: taskKey(a.t),
+	})
+	if err != nil {
+		return fmt.Errorf("prepare worktree: %w", err)
+	}
+	if err := a.loadConfig(); err != nil {
+		return err
+	}
+	a.session, err = a.p.NewSession(a.wt.Dir, a.cfg.BudgetUSD)
+	return err
+}
+
+func (a *attempt) loadConfig() error {
+	data, err := a.wt.ReadFile(".github/warden.yml")
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("read .github/warden.yml: %w", err)
+	}
+	if a.cfg, err = modes.Parse(data); err != nil {
+		return &outcome.Error{Class: outcome.Deterministic, Stage: StagePlan, Msg: "invalid .github/warden.yml: " + err.Error()}
+	}
+	a.policy = a.cfg.Policy(modes.Mode(a.t.Mode))
+	return nil
+}
+
+func taskKey(t Task) string {
+	return fmt.Sprintf("%s-%d", sanitizeKey(t.Repo), t.Issue)
+}
+
+func sanitizeKey(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.') {
+			b[i] = '_'
+		}
+	}
+	return string(b)
+}

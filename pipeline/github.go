@@ -1,0 +1,128 @@
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+
+	"github.com/google/go-github/v60/github"
+	"github.com/warden-bot/warden/comments"
+	"github.com/warden-bot/warden/outcome"
+)
+
+// GitHubHost reports on a GitHub issue through an installation client.
+type GitHubHost struct {
+	Client   *github.Client
+	Poster   *comments.Poster
+	Owner    string
+	Name     string
+	Number   int
+	Prefix   string
+	BotLogin string
+	BotID    int64
+	CloneURL string
+	Base     string // default branch
+	Token    func(ctx context.Context) (string, error)
+
+	labels []string // the issue's labels as last read or written
+}
+
+func (h *GitHubHost) repo() string { return h.Owner + "/" + h.Name }
+
+// Issue re-reads the issue.
+func (h *GitHubHost) Issue(ctx context.Context) (IssueInfo, error) {
+	is, _, err := h.Client.Issues.Get(ctx, h.Owner, h.Name, h.Number)
+	if err != nil {
+		return IssueInfo{}, fmt.Errorf("get issue %s#%d: %w", h.repo(), h.Number, err)
+	}
+	info := IssueInfo{Title: is.GetTitle(), Body: is.GetBody(), Open: is.GetState() == "open"}
+	for _, l := range is.Labels {
+		info.Labels = append(info.Labels, l.GetName())
+	}
+	h.labels = info.Labels
+	return info, nil
+}
+
+// PriorOutcomes reads earlier attempts' records from Warden's own comments.
+func (h *GitHubHost) PriorOutcomes(ctx context.Context) ([]outcome.Record, error) {
+	return h.Poster.PriorOutcomes(ctx, h.Owner, h.Name, h.Number)
+}
+
+// Status upserts the sticky status comment.
+func (h *GitHubHost) Status(ctx context.Context, s comments.Status) error {
+	return h.Poster.UpsertStatus(ctx, h.Owner, h.Name, h.Number, comments.RenderStatus(s))
+}
+
+// Outcome posts (or repeats) the outcome comment.
+func (h *GitHubHost) Outcome(ctx context.Context, rec outcome.Record, d comments.Details) error {
+	return h.Poster.PostOutcome(ctx, h.Owner, h.Name, h.Number, rec, d)
+}
+
+// State leaves exactly one state label on the issue: the new one is added
+// before the old ones go, so the issue is never seen without a state.
+func (h *GitHubHost) State(ctx context.Context, state string) error {
+	want := h.Prefix + ":" + state
+	if !slices.Contains(h.labels, want) {
+		if _, _, err := h.Client.Issues.AddLabelsToIssue(ctx, h.Owner, h.Name, h.Number, []string{want}); err != nil {
+			return fmt.Errorf("label %s#%d %s: %w", h.repo(), h.Number, want, err)
+		}
+		h.labels = append(h.labels, want)
+	}
+	for _, s := range States {
+		old := h.Prefix + ":" + s
+		if s == state || !slices.Contains(h.labels, old) {
+			continue
+		}
+		_, err := h.Client.Issues.RemoveLabelForIssue(ctx, h.Owner, h.Name, h.Number, old)
+		if err != nil && !isStatus(err, http.StatusNotFound) {
+			return fmt.Errorf("unlabel %s#%d %s: %w", h.repo(), h.Number, old, err)
+		}
+		h.labels = slices.DeleteFunc(h.labels, func(l string) bool { return l == old })
+	}
+	return nil
+}
+
+// Decompose opens one sub-issue per subtask, each referencing the parent,
+// carrying the parent's mode label, linked through the sub-issues API where
+// the server has it.
+func (h *GitHubHost) Decompose(ctx context.Context, subtasks []Subtask) ([]int, error) {
+	mode := ""
+	for _, l := range h.labels {
+		if strings.HasPrefix(l, h.Prefix+":maintenance") || strings.HasPrefix(l, h.Prefix+":evolution") {
+			mode = l
+		}
+	}
+	var out []int
+	for i, st := range subtasks {
+		body := fmt.Sprintf("%s\n\nPart of #%d (subtask %d of %d).\n\n<!-- %s:parent {\"issue\":%d} -->", st.Body, h.Number, i+1, len(subtasks), h.Prefix, h.Number)
+		req := &github.IssueRequest{Title: github.String(st.Title), Body: github.String(body)}
+		if mode != "" {
+			req.Labels = &[]string{mode}
+		}
+		is, _, err := h.Client.Issues.Create(ctx, h.Owner, h.Name, req)
+		if err != nil {
+			return out, fmt.Errorf("create sub-issue %d of %s#%d: %w", i+1, h.repo(), h.Number, err)
+		}
+		out = append(out, is.GetNumber())
+		h.linkSubIssue(ctx, is.GetID())
+	}
+	return out, nil
+}
+
+// linkSubIssue uses the sub-issues endpoint, which go-github v60 lacks. The
+// "Part of #N" line in the body is the fallback when the server refuses.
+func (h *GitHubHost) linkSubIssue(ctx context.Context, id int64) {
+	u := fmt.Sprintf("repos/%s/%s/issues/%d/sub_issues", h.Owner, h.Name, h.Number)
+	req, err := h.Client.NewRequest(http.MethodPost, u, map[string]int64{"sub_issue_id": id})
+	if err == nil {
+		_, _ = h.Client.Do(ctx, req, nil)
+	}
+}
+
+func isStatus(err error, code int) bool {
+	var er *github.ErrorResponse
+	return errors.As(err, &er) && er.Response != nil && er.Response.StatusCode == code
+}

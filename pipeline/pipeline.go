@@ -1,0 +1,77 @@
+package pipeline
+
+import (
+	"context"
+	"log/slog"
+	"time"
+
+	"github.com/warden-bot/warden/agent"
+	"github.com/warden-bot/warden/comments"
+	"github.com/warden-bot/warden/metrics"
+	"github.com/warden-bot/warden/outcome"
+	"github.com/warden-bot/warden/workspace"
+)
+
+// Task is one attempt's assignment.
+type Task struct {
+	Repo          string // owner/name
+	Issue         int
+	Mode          string
+	Title, Body   string
+	CloneURL      string
+	DefaultBranch string
+	Token         string // for fetching; empty for file:// remotes
+	Installation  int64
+	Attempt       int // 1-based, counted over the issue's outcome records
+	Deferrals     int
+	Depth         int
+	Final         bool // no retry left: a Retryable outcome becomes Escalated
+}
+
+// Result is how an attempt ended, with what the outcome comment showed.
+type Result struct {
+	Record   outcome.Record
+	Details  comments.Details
+	DeferFor time.Duration
+}
+
+// Session is the model side of one attempt (agent.Session, or the exec agent).
+type Session interface {
+	Plan(ctx context.Context, in agent.PlanInput) (agent.Plan, error)
+	Edit(ctx context.Context, stage, prompt string, apply func(reply string) ([]string, error)) ([]string, error)
+	Review(ctx context.Context, in agent.ReviewInput) (agent.Review, error)
+	Usage() agent.Usage
+}
+
+// Pipeline holds what every attempt shares.
+type Pipeline struct {
+	Workspace *workspace.Manager
+	// NewSession starts the model conversation for one attempt in dir.
+	NewSession func(dir string, budgetUSD float64) (Session, error)
+	Prefix     string
+	Log        *slog.Logger
+	Metrics    *metrics.Metrics // may be nil
+	// Counter persists fingerprint counts across attempts (Redis); may be nil.
+	Counter counter
+	// Spawn queues the task of a sub-issue created by decomposition; may be nil.
+	Spawn func(ctx context.Context, parent Task, issue int) error
+	// Tree counts the tasks in t's decomposition tree; may be nil.
+	Tree func(ctx context.Context, t Task) (int, error)
+	// OnOutcome is told of every attempt's outcome (history); may be nil.
+	OnOutcome func(ctx context.Context, t Task, rec outcome.Record)
+	// OnTerminal is told of every attempt that ended for good (systemic detector).
+	OnTerminal func(ctx context.Context, t Task, rec outcome.Record)
+}
+
+type counter interface {
+	Incr(ctx context.Context, key string) (int64, error)
+}
+
+// Attempt runs one attempt at t, reporting through host, and returns its result.
+func (p *Pipeline) Attempt(ctx context.Context, host Host, t Task) Result {
+	log := p.Log.With("repo", t.Repo, "issue", t.Issue, "attempt", t.Attempt, "mode", t.Mode)
+	a := &attempt{p: p, host: host, t: t, log: log, tr: newTracker(host, log, t.Mode, t.Attempt)}
+	res := a.run(ctx)
+	a.report(context.WithoutCancel(ctx), &res)
+	return res
+}

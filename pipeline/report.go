@@ -1,0 +1,45 @@
+package pipeline
+
+import (
+	"context"
+
+	"github.com/warden-bot/warden/outcome"
+)
+
+type outcomeRecord = outcome.Record
+
+// report shows the outcome on the issue (checklist, outcome comment, state
+// label), counts it, and archives the worktree. It runs on a context that
+// survives cancellation: a canceled task still says so.
+func (a *attempt) report(ctx context.Context, res *Result) {
+	rec := res.Record
+	state := finalState(rec)
+	note := rec.Summary
+	if rec.FailureClass == outcome.Canceled {
+		a.tr.finish(ctx, "canceled", note, rec.PR)
+	} else {
+		a.tr.finish(ctx, state, note, rec.PR)
+	}
+	if err := a.host.Outcome(ctx, rec, res.Details); err != nil {
+		a.log.Error("outcome comment not posted", "err", err)
+	}
+	if err := a.host.State(ctx, state); err != nil {
+		a.log.Warn("state label not set", "err", err)
+	}
+	if a.p.Metrics != nil {
+		a.p.Metrics.Tasks.WithLabelValues(string(rec.Outcome), string(rec.FailureClass)).Inc()
+		a.p.Metrics.ModelCost.Add(rec.CostUSD)
+	}
+	if a.p.OnOutcome != nil {
+		a.p.OnOutcome(ctx, a.t, rec)
+	}
+	if rec.Outcome == outcome.Escalated && rec.FailureClass != outcome.Canceled && a.p.OnTerminal != nil {
+		a.p.OnTerminal(ctx, a.t, rec)
+	}
+	if a.wt != nil {
+		if err := a.p.Workspace.Remove(ctx, a.wt); err != nil {
+			a.log.Warn("worktree not removed", "err", err)
+		}
+	}
+	a.log.Info("attempt finished", "outcome", rec.Outcome, "failure_class", rec.FailureClass, "fingerprint", rec.Fingerprint, "pr", rec.PR, "cost_usd", rec.CostUSD)
+}

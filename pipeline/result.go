@@ -1,0 +1,123 @@
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/warden-bot/warden/comments"
+	"github.com/warden-bot/warden/outcome"
+	"github.com/warden-bot/warden/supervisor"
+)
+
+// result turns how the stages ended into the attempt's outcome record.
+func (a *attempt) result(ctx context.Context, err error) Result {
+	rec := outcome.Record{
+		Attempt: a.t.Attempt, Mode: a.t.Mode, Approach: a.plan.Approach, Obstacle: a.plan.Obstacle,
+		Discoveries: a.plan.Discoveries, Recommendation: a.plan.Recommendation, Files: a.files,
+		PR: a.release.PR, GoalStatus: a.review.GoalStatus, Missing: a.review.Missing,
+	}
+	if a.session != nil {
+		u := a.session.Usage()
+		rec.CostUSD, rec.Tokens = u.CostUSD, u.InputTokens+u.OutputTokens
+	}
+	res := Result{Details: comments.Details{ToolOutput: a.output, ToolOutputTitle: a.outTitle}}
+	var end *ending
+	var deferErr *supervisor.DeferError
+	switch {
+	case err == nil:
+		rec.Outcome = outcome.Completed
+		rec.Summary = fmt.Sprintf("Opened PR #%d.", a.release.PR)
+		if a.release.PR == 0 {
+			rec.Summary = "The change is committed on branch " + a.wt.Branch + "."
+		}
+	case errors.As(err, &end):
+		rec = mergeEnding(rec, end.rec)
+	case errors.As(err, &deferErr):
+		rec.Outcome, rec.FailureClass = outcome.Deferred, outcome.Transient
+		rec.Summary = "A dependency asked Warden to wait; it will try again later."
+		res.DeferFor = deferErr.After
+	default:
+		rec = a.failure(ctx, rec, err)
+	}
+	if rec.Outcome == outcome.Deferred && res.DeferFor == 0 {
+		res.DeferFor = deferDelay(a.t.Deferrals)
+	}
+	if rec.Outcome == outcome.Deferred && a.t.Deferrals >= a.cfg.MaxDeferrals {
+		rec.Outcome = outcome.Escalated
+		rec.Summary = fmt.Sprintf("Deferred %d times already; a maintainer needs to look. %s", a.t.Deferrals, rec.Summary)
+	}
+	var oe *outcome.Error
+	if errors.As(err, &oe) && oe.Output != "" {
+		res.Details.ToolOutput = oe.Output
+	}
+	res.Record = rec.Normalize()
+	return res
+}
+
+func mergeEnding(rec, e outcome.Record) outcome.Record {
+	rec.Outcome, rec.FailureClass, rec.Summary = e.Outcome, e.FailureClass, e.Summary
+	rec.Approach, rec.Obstacle, rec.Recommendation = e.Approach, e.Obstacle, e.Recommendation
+	rec.Discoveries = e.Discoveries
+	if rec.Outcome == outcome.Blocked || rec.Outcome == outcome.Deferred || rec.Outcome == outcome.Escalated {
+		rec.Fingerprint = outcome.Fingerprint(StagePlan, rec.FailureClass, string(rec.Outcome)+" "+e.Obstacle.Kind)
+	}
+	return rec
+}
+
+// failure classifies an error into the record: its class, fingerprint and
+// outcome (retry while the budget and the breaker allow, else escalate).
+func (a *attempt) failure(ctx context.Context, rec outcome.Record, err error) outcome.Record {
+	v := outcome.Classify(err)
+	if ctx.Err() != nil && context.Cause(ctx) != nil && v.Class != outcome.Transient {
+		v.Class = outcome.Canceled // the parent was canceled: a maintainer stopped it
+	}
+	stage := a.tr.failedStage()
+	rec.FailureClass = v.Class
+	rec.Stage = stage
+	rec.Summary = summarize(err)
+	if v.Class == outcome.ContractFailure {
+		rec.Fingerprint = outcome.ContractFingerprint(stage, "unparseable or unappliable reply")
+	} else {
+		rec.Fingerprint = outcome.Fingerprint(stage, v.Class, err.Error())
+	}
+	if rec.Obstacle.Detail == "" {
+		rec.Obstacle = outcome.Obstacle{Kind: string(v.Class), Detail: rec.Summary}
+	}
+	tripped := a.tripped(ctx, rec.Fingerprint, v)
+	switch {
+	case v.Class == outcome.Canceled:
+		rec.Outcome = outcome.Escalated
+		rec.Summary = "Canceled: " + rec.Summary
+	case tripped:
+		rec.Outcome = outcome.Escalated
+		rec.Summary = fmt.Sprintf("The same failure happened %d times; Warden stopped retrying. %s", max(a.cfg.CircuitBreaker.Limit, 1), rec.Summary)
+	case v.Class == outcome.Transient && !a.t.Final:
+		rec.Outcome = outcome.Retryable
+	default:
+		rec.Outcome = outcome.Escalated
+	}
+	return rec
+}
+
+// tripped counts the fingerprint for this issue across attempts; the same
+// failure circuit_breaker.limit times ends the task.
+func (a *attempt) tripped(ctx context.Context, fp string, v outcome.Verdict) bool {
+	if a.p.Counter == nil || v.Class == outcome.Canceled || (v.Class == outcome.Transient && !v.Fallback) {
+		return false // transient failures are expected to repeat; only fallbacks count
+	}
+	n, err := a.p.Counter.Incr(context.WithoutCancel(ctx), fmt.Sprintf("%s#%d:%s", a.t.Repo, a.t.Issue, fp))
+	return err == nil && n >= int64(max(a.cfg.CircuitBreaker.Limit, 1))
+}
+
+func summarize(err error) string {
+	var oe *outcome.Error
+	if errors.As(err, &oe) && oe.Msg != "" {
+		return oe.Msg
+	}
+	s := err.Error()
+	if len(s) > 500 {
+		s = s[:500] + "…"
+	}
+	return s
+}

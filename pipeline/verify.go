@@ -1,0 +1,109 @@
+package pipeline
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/warden-bot/warden/agent"
+	"github.com/warden-bot/warden/outcome"
+	"github.com/warden-bot/warden/workspace"
+	"time"
+)
+
+// testStage runs the repository's test command; while it fails and the fix
+// budget lasts, each failure goes to the model verbatim for one fix.
+func (a *attempt) testStage(ctx context.Context) error {
+	if a.cfg.Test == "" {
+		return &outcome.Error{Class: outcome.Deterministic, Stage: StageTest, Msg: "no test command: set `test:` in .github/warden.yml (Completed needs passing tests)"}
+	}
+	for fix := 0; ; fix++ {
+		res := a.runCommand(ctx, a.cfg.Test, a.cfg.Timeouts.Test)
+		a.output, a.outTitle = res.Output, "Test output"
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if res.Err != nil {
+			return &outcome.Error{Class: outcome.Deterministic, Stage: StageTest, Msg: "the test command could not start", Err: res.Err}
+		}
+		if res.ExitCode == 0 && !res.TimedOut {
+			if n := outcome.CountGoTests(res.Output); n == 0 {
+				return &outcome.Error{Class: outcome.Hollow, Stage: StageTest, Msg: "the test command passed without running any test", Output: res.Output}
+			}
+			return nil
+		}
+		if fix >= a.cfg.MaxFixAttempts {
+			return &outcome.Error{Class: outcome.TestFailure, Stage: StageTest, Output: res.Output,
+				Msg: fmt.Sprintf("the tests still fail after %d fix attempts", fix)}
+		}
+		a.tr.stage(ctx, StageTest, "running", fmt.Sprintf("fix %d of %d", fix+1, a.cfg.MaxFixAttempts))
+		in := a.editInput()
+		prompt, err := agent.RenderFix(agent.FixInput{EditInput: in, TestOutput: res.Output, Attempt: fix + 1})
+		if err != nil {
+			return err
+		}
+		if err := a.edit(ctx, "fix", prompt); err != nil {
+			return err
+		}
+	}
+}
+
+func (a *attempt) runCommand(ctx context.Context, line string, timeout time.Duration) workspace.Result {
+	return workspace.Run(ctx, workspace.Command{Dir: a.wt.Dir, Line: line, Timeout: timeout})
+}
+
+// securityStage re-checks the final diff and runs the optional security command.
+func (a *attempt) securityStage(ctx context.Context) error {
+	if err := a.checkDiff(ctx); err != nil {
+		return err
+	}
+	if a.cfg.Security == "" {
+		return nil
+	}
+	res := a.runCommand(ctx, a.cfg.Security, a.cfg.Timeouts.Test)
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if res.Err != nil || res.ExitCode != 0 || res.TimedOut {
+		a.output, a.outTitle = res.Output, "Security check output"
+		return &outcome.Error{Class: outcome.GuardViolation, Stage: StageSecurity, Msg: "the security check failed", Output: res.Output}
+	}
+	return nil
+}
+
+// reviewStage asks the model to judge the diff against the issue. It can only
+// hold a result back; the deterministic checks already had their say.
+func (a *attempt) reviewStage(ctx context.Context) error {
+	diff, err := a.wt.Diff(ctx)
+	if err != nil {
+		return fmt.Errorf("diff for review: %w", err)
+	}
+	rv, err := a.session.Review(ctx, agent.ReviewInput{Issue: a.issueInput(), Diff: diff})
+	if err != nil {
+		return err
+	}
+	a.review = rv
+	if rv.GoalStatus == outcome.GoalHollow {
+		return &outcome.Error{Class: outcome.Hollow, Stage: StageReview, Msg: "the review found the change hollow: " + rv.Missing}
+	}
+	return nil
+}
+
+// releaseStage publishes the change. Nothing is pushed once the task is canceled.
+func (a *attempt) releaseStage(ctx context.Context) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	summary := a.plan.Summary
+	if a.plan.Approach != "" {
+		summary += "\n\nApproach: " + a.plan.Approach
+	}
+	rel, err := a.host.Release(ctx, a.wt, ReleaseInput{Title: a.t.Title, Summary: summary, Mode: a.t.Mode, Files: a.files})
+	if err != nil {
+		return err
+	}
+	if rel.PR == 0 && rel.HeadSHA == "" {
+		return &outcome.Error{Class: outcome.Hollow, Stage: StageRelease, Msg: "release produced neither a commit nor a pull request"}
+	}
+	a.release = rel
+	return nil
+}

@@ -1,0 +1,130 @@
+// Package e2e drives the real bot binary against the project's fake GitHub,
+// fake model server, real Redis and real git, through CONTRACT.md only.
+package e2e
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/warden-bot/warden/test/fakegithub"
+	"github.com/warden-bot/warden/test/fakemodel"
+	"github.com/warden-bot/warden/test/gitfixture"
+	"github.com/warden-bot/warden/test/harness"
+)
+
+const (
+	secret = "e2e-webhook-secret"
+	owner  = "acme"
+	name   = "calc"
+	repo   = owner + "/" + name
+	inst   = int64(4242)
+)
+
+// world is one end-to-end setup: fakes, a repository, and the running bot.
+type world struct {
+	t      *testing.T
+	gh     *fakegithub.Server
+	model  *fakemodel.Server
+	bare   string
+	bot    *harness.Bot
+	nextID int
+}
+
+type option func(env map[string]string)
+
+func newWorld(t *testing.T, files map[string]string, opts ...option) *world {
+	t.Helper()
+	if files == nil {
+		files = gitfixture.GoModuleWithBug()
+	}
+	w := &world{t: t, gh: fakegithub.New(), model: fakemodel.New()}
+	t.Cleanup(w.gh.Close)
+	t.Cleanup(w.model.Close)
+	var cloneURL string
+	w.bare, cloneURL = gitfixture.NewRepo(t, files)
+	w.gh.AddInstallation(inst)
+	w.gh.AddRepo(owner, name, cloneURL, "main")
+	w.gh.SetPermission(repo, "alice", "write")
+	w.gh.SetPermission(repo, "trudy", "triage")
+	db := harness.RedisDB(t)
+	env := map[string]string{
+		"WARDEN_WEBHOOK_SECRET": secret,
+		"WARDEN_APP_ID":         fmt.Sprint(w.gh.AppID()),
+		"WARDEN_PRIVATE_KEY":    string(w.gh.PrivateKeyPEM()),
+		"WARDEN_GITHUB_API_URL": w.gh.URL() + "/",
+		"WARDEN_REDIS_URL":      fmt.Sprintf("redis://%s/%d", harness.RedisAddr(t), db),
+		"WARDEN_DATA_DIR":       t.TempDir(),
+		"WARDEN_LLM_BASE_URL":   w.model.URL() + "/v1",
+		"WARDEN_LLM_API_KEY":    "sk-test-e2e-key-0123456789",
+		"WARDEN_LLM_MODEL":      "gpt-test",
+		"WARDEN_CONCURRENCY":    "2",
+		"WARDEN_LOG_LEVEL":      "debug",
+	}
+	for _, o := range opts {
+		o(env)
+	}
+	w.bot = harness.StartBot(t, env)
+	return w
+}
+
+// label delivers issues.labeled for issue n, signed, and returns the HTTP code.
+func (w *world) label(n int, title, body, label, sender string) int {
+	w.t.Helper()
+	w.gh.AddIssue(repo, n, title, body, sender, label)
+	w.nextID++
+	req := harness.LabeledDelivery(w.t, harness.LabeledOptions{
+		URL: w.bot.URL() + "/webhooks", Secret: secret, DeliveryID: fmt.Sprintf("delivery-%d-%d", n, w.nextID),
+		Repo: repo, CloneURL: w.gh.Repo(repo).CloneURL, Installation: inst, Issue: n, Title: title, Body: body,
+		Label: label, Sender: sender,
+	})
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	resp.Body.Close()
+	return resp.StatusCode
+}
+
+// botComments returns the bodies of Warden's own comments on issue n.
+func (w *world) botComments(n int) []string {
+	var out []string
+	for _, c := range w.gh.Comments(repo, n) {
+		if c.Author == "warden-test[bot]" {
+			out = append(out, c.Body)
+		}
+	}
+	return out
+}
+
+func (w *world) commentWith(n int, marker string) string {
+	for _, b := range w.botComments(n) {
+		if strings.Contains(b, marker) {
+			return b
+		}
+	}
+	return ""
+}
+
+func (w *world) hasLabel(n int, label string) bool {
+	for _, l := range w.gh.Labels(repo, n) {
+		if l == label {
+			return true
+		}
+	}
+	return false
+}
+
+func (w *world) eventually(d time.Duration, cond func() bool, what string) {
+	w.t.Helper()
+	harness.Eventually(w.t, d, cond, what+"\n--- bot logs ---\n"+tail(w.bot.Logs(), 6000))
+}
+
+func tail(s string, n int) string {
+	if len(s) > n {
+		return s[len(s)-n:]
+	}
+	return s
+}

@@ -1,0 +1,112 @@
+package e2e
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/warden-bot/warden/comments"
+	"github.com/warden-bot/warden/test/gitfixture"
+)
+
+// A labelled maintenance issue becomes one PR whose branch holds the fix and
+// passes the repository's tests; the outcome says completed; every stage is done.
+func TestHappyPathOpensOnePR(t *testing.T) {
+	w := newWorld(t, calcRepo())
+	w.model.Script(happyScript)
+	if code := w.label(7, "Add returns the difference", "calc.Add(2, 3) returns -1; it should add.", "warden:maintenance", "alice"); code != http.StatusAccepted {
+		t.Fatalf("answered %d", code)
+	}
+	w.eventually(90*time.Second, func() bool { return w.commentWith(7, "<!-- warden:outcome") != "" }, "no outcome comment")
+	rec, ok := comments.ParseRecord(w.commentWith(7, "<!-- warden:outcome"))
+	if !ok || rec.Outcome != "completed" || rec.PR == 0 || rec.FailureClass != "" {
+		t.Fatalf("outcome record = %+v\n%s", rec, w.bot.Logs())
+	}
+	prs := w.gh.Pulls(repo)
+	if len(prs) != 1 {
+		t.Fatalf("want one PR, got %d", len(prs))
+	}
+	pr := prs[0]
+	if !strings.HasPrefix(pr.Head, "warden/7-") || !strings.Contains(pr.Body, "Fixes #7") || !strings.Contains(pr.Body, `<!-- warden:pr {"issue":7,"mode":"maintenance"} -->`) {
+		t.Fatalf("PR = %+v", pr)
+	}
+	if got := gitfixture.ReadFile(t, w.bare, pr.Head, "calc/calc.go"); !strings.Contains(got, "return a + b") {
+		t.Fatalf("branch does not hold the fix:\n%s", got)
+	}
+	status := w.commentWith(7, "<!-- warden:status -->")
+	for _, stage := range []string{"Plan", "Implement", "Test", "Security", "Review", "Release"} {
+		if !strings.Contains(status, stage) {
+			t.Errorf("status comment lacks %s:\n%s", stage, status)
+		}
+	}
+	if strings.Contains(status, "pending") || strings.Contains(status, "failed") {
+		t.Errorf("status comment not all done:\n%s", status)
+	}
+	if !w.hasLabel(7, "warden:pr-open") {
+		t.Errorf("labels = %v", w.gh.Labels(repo, 7))
+	}
+	if st := w.gh.Statuses(repo, pr.HeadSHA); len(st) == 0 || st[len(st)-1].State != "success" {
+		t.Errorf("warden/mode status = %+v", st)
+	}
+	for _, c := range w.botComments(7) {
+		if strings.Contains(c, "sk-test-e2e-key") || strings.Contains(c, "ghs_") {
+			t.Fatalf("a secret leaked into a comment:\n%s", c)
+		}
+	}
+}
+
+// A fix loop that never gets the tests green ends escalated/test_failure with
+// the test output in a collapsed block.
+func TestFailingTestsEscalate(t *testing.T) {
+	w := newWorld(t, calcRepo())
+	w.model.Script(redScript)
+	w.label(8, "Add returns the difference", "calc.Add is wrong.", "warden:maintenance", "alice")
+	w.eventually(120*time.Second, func() bool { return w.commentWith(8, "<!-- warden:outcome") != "" }, "no outcome comment")
+	body := w.commentWith(8, "<!-- warden:outcome")
+	rec, _ := comments.ParseRecord(body)
+	if rec.Outcome != "escalated" || rec.FailureClass != "test_failure" {
+		t.Fatalf("record = %+v", rec)
+	}
+	if !strings.Contains(body, "<details>") || !strings.Contains(body, "want 5") {
+		t.Fatalf("test output not quoted:\n%s", body)
+	}
+	if len(w.gh.Pulls(repo)) != 0 {
+		t.Fatal("a PR was opened for failing tests")
+	}
+	fixes := 0
+	for _, r := range w.model.Requests() {
+		if r.Stage == "fix" {
+			fixes++
+			if !strings.Contains(r.Prompt, "want 5") {
+				t.Errorf("fix prompt does not quote the test output")
+			}
+		}
+	}
+	if fixes != 2 {
+		t.Errorf("fix calls = %d, want max_fix_attempts = 2", fixes)
+	}
+}
+
+// Running the same issue twice yields one PR, updated in place.
+func TestSecondRunReusesThePR(t *testing.T) {
+	w := newWorld(t, calcRepo())
+	w.model.Script(happyScript)
+	w.label(9, "Add returns the difference", "fix Add", "warden:maintenance", "alice")
+	w.eventually(90*time.Second, func() bool { return w.commentWith(9, "<!-- warden:outcome") != "" }, "first run")
+	w.gh.RemoveLabel(repo, 9, "warden:maintenance")
+	w.label(9, "Add returns the difference", "fix Add", "warden:maintenance", "alice")
+	w.eventually(90*time.Second, func() bool {
+		n := 0
+		for _, r := range w.model.Requests() {
+			if r.Stage == "review" {
+				n++
+			}
+		}
+		return n >= 2 && len(w.gh.Pulls(repo)) >= 1 && strings.Contains(w.commentWith(9, "<!-- warden:status -->"), "Attempt 2")
+	}, "second run")
+	w.eventually(30*time.Second, func() bool { return w.hasLabel(9, "warden:pr-open") }, "second run finished")
+	if n := len(w.gh.Pulls(repo)); n != 1 {
+		t.Fatalf("PRs = %d, want 1", n)
+	}
+}

@@ -1,0 +1,59 @@
+package e2e
+
+import (
+	"strings"
+
+	"github.com/warden-bot/warden/test/fakemodel"
+)
+
+// calcRepo is a tiny Go module whose Add is wrong; its test catches it.
+func calcRepo() map[string]string {
+	return map[string]string{
+		"go.mod":              "module example.com/calc\n\ngo 1.22\n",
+		"calc/calc.go":        "package calc\n\n// Add returns the sum of a and b.\nfunc Add(a, b int) int {\n\treturn a - b\n}\n",
+		"calc/calc_test.go":   "package calc\n\nimport \"testing\"\n\nfunc TestAdd(t *testing.T) {\n\tif got := Add(2, 3); got != 5 {\n\t\tt.Fatalf(\"Add(2, 3) = %d, want 5\", got)\n\t}\n}\n",
+		".github/warden.yml":  "test: go test ./...\nmax_fix_attempts: 2\n",
+		"README.md":           "# calc\n",
+	}
+}
+
+const planReply = "Here is my plan:\n```json\n" + `{"decision":"implement","summary":"Make Add return the sum.","approach":"Replace the subtraction in calc.Add with an addition.","files":["calc/calc.go"],"discoveries":["calc.Add subtracted"],"recommendation":""}` + "\n```\n"
+
+const fixBlock = "calc/calc.go\n<<<<<<< SEARCH\n\treturn a - b\n=======\n\treturn a + b\n>>>>>>> REPLACE\n"
+
+// wrongBlock compiles but keeps the test red.
+const wrongBlock = "calc/calc.go\n<<<<<<< SEARCH\n\treturn a - b\n=======\n\treturn a * b\n>>>>>>> REPLACE\n"
+
+const achieved = `{"goal_status":"achieved","missing":""}`
+
+func text(s string) fakemodel.Reply { return fakemodel.Reply{Text: s} }
+
+// happyScript plans, fixes the bug, and approves.
+func happyScript(req fakemodel.Request) fakemodel.Reply {
+	switch req.Stage {
+	case "plan":
+		return text(planReply)
+	case "implement", "fix":
+		return text(fixBlock)
+	case "review":
+		return text(achieved)
+	}
+	return text("I do not understand.")
+}
+
+// redScript never gets the test green.
+func redScript(req fakemodel.Request) fakemodel.Reply {
+	switch req.Stage {
+	case "plan":
+		return text(planReply)
+	case "implement", "fix":
+		if strings.Contains(req.Prompt, "return a * b") {
+			// Already multiplied: an edit that cannot apply would be a contract failure; keep it red instead.
+			return text("calc/calc.go\n<<<<<<< SEARCH\n\treturn a * b\n=======\n\treturn a * b * 1\n>>>>>>> REPLACE\n")
+		}
+		return text(wrongBlock)
+	case "review":
+		return text(achieved)
+	}
+	return text("?")
+}
