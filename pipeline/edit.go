@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/warden-bot/warden/agent"
 	"github.com/warden-bot/warden/agent/edit"
 	"github.com/warden-bot/warden/guards"
 	"github.com/warden-bot/warden/outcome"

@@ -59,7 +59,11 @@ func (a *attempt) once(ctx context.Context, name string, fn func(context.Context
 }
 
 func (a *attempt) retryPolicy(stage string) supervisor.Policy {
-	p, err := supervisor.PolicyFromSpec(a.cfg.RetryFor(stage))
+	r := a.cfg.RetryFor(stage)
+	p, err := supervisor.PolicyByName(r.Name)
+	if r.Name == "" {
+		p, err = supervisor.NewPolicy(r.MaxAttempts, r.Backoff, r.InitialDelay, r.MaxDelay)
+	}
 	if err != nil {
 		p, _ = supervisor.PolicyByName("standard")
 	}

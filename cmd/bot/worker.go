@@ -25,7 +25,7 @@ func (a *app) startWorker(ctx context.Context, errc chan<- error) (*asynq.Server
 	if err != nil {
 		return nil, fmt.Errorf("data dir %s: %w", a.cfg.DataDir, err)
 	}
-	if err := ws.Sweep(ctx); err != nil {
+	if _, err := ws.Sweep(ctx); err != nil {
 		a.log.Warn("sweeping stale worktrees failed", "err", err)
 	}
 	host, _ := os.Hostname()

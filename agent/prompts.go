@@ -1,0 +1,115 @@
+package agent
+
+import (
+	"embed"
+	"strings"
+	"text/template"
+)
+
+//go:embed prompts/*.tmpl
+var promptFS embed.FS
+
+var prompts = template.Must(template.New("").Funcs(template.FuncMap{"join": strings.Join}).ParseFS(promptFS, "prompts/*.tmpl"))
+
+// IssueInput is the issue as the prompts quote it.
+type IssueInput struct {
+	Repo        string
+	Number      int
+	Title, Body string
+}
+
+// LimitsInput is the mode's limits as the prompts state them.
+type LimitsInput struct {
+	Mode               string
+	MaxFiles, MaxLines int
+	Protected          []string
+	AllowTestChanges   bool
+}
+
+// PreviousAttempt is an earlier attempt's outcome, condensed.
+type PreviousAttempt struct {
+	Attempt                                         int
+	Outcome, FailureClass, Obstacle, Recommendation string
+	Summary                                         string
+}
+
+// File is a file's current content for an edit prompt.
+type File struct {
+	Path, Content      string
+	Missing, Truncated bool
+}
+
+// PlanInput fills the plan prompt.
+type PlanInput struct {
+	Issue     IssueInput
+	Limits    LimitsInput
+	Tree      []string
+	Truncated bool
+	Previous  []PreviousAttempt
+	Feedback  string
+}
+
+// EditInput fills the implement prompt.
+type EditInput struct {
+	Issue    IssueInput
+	Limits   LimitsInput
+	Plan     Plan
+	Files    []File
+	Previous []PreviousAttempt
+	Missing  string
+}
+
+// FixInput fills the fix prompt.
+type FixInput struct {
+	EditInput  EditInput
+	TestOutput string
+	Attempt    int
+}
+
+// ReviewInput fills the review prompt.
+type ReviewInput struct {
+	Issue IssueInput
+	Diff  string
+}
+
+// maxQuoted bounds tool output and diffs quoted in prompts (their tails matter most).
+const maxQuoted = 16 << 10
+
+func tail(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return "[… earlier output cut …]\n" + strings.ToValidUTF8(s[len(s)-n:], "")
+}
+
+func render(name string, data any) (string, error) {
+	var b strings.Builder
+	if err := prompts.ExecuteTemplate(&b, name, data); err != nil {
+		return "", err
+	}
+	return b.String(), nil
+}
+
+// RenderSystem is the system prompt.
+func RenderSystem(repo string) string {
+	s, _ := render("system.tmpl", struct{ Repo string }{repo})
+	return s
+}
+
+// RenderPlan renders the plan prompt: the JSON reply, no SEARCH/REPLACE markers.
+func RenderPlan(in PlanInput) (string, error) { return render("plan.tmpl", in) }
+
+// RenderImplement renders the implement prompt.
+func RenderImplement(in EditInput) (string, error) { return render("implement", in) }
+
+// RenderFix renders the fix prompt; it quotes the failing test output.
+func RenderFix(in FixInput) (string, error) {
+	in.TestOutput = tail(in.TestOutput, maxQuoted)
+	return render("fix", in)
+}
+
+// RenderReview renders the review prompt with the change as a unified diff.
+func RenderReview(in ReviewInput) (string, error) {
+	in.Diff = tail(in.Diff, 4*maxQuoted)
+	return render("review.tmpl", in)
+}

@@ -1,0 +1,168 @@
+// Package agent is the model side of Warden: providers (OpenAI-compatible,
+// Anthropic, an external command), prompts, defensive parsing of replies,
+// and token and cost accounting. Nothing a model says is trusted here: it is
+// parsed, bounded and handed to deterministic code.
+package agent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/warden-bot/warden/outcome"
+)
+
+// Message is one turn of a conversation.
+type Message struct {
+	Role    string // system, user, assistant
+	Content string
+}
+
+// ChatRequest is one model call.
+type ChatRequest struct {
+	Messages  []Message
+	MaxTokens int
+	Stage     string
+}
+
+// Usage is what calls cost.
+type Usage struct {
+	InputTokens  int
+	OutputTokens int
+	CostUSD      float64
+}
+
+// Add sums usage.
+func (u Usage) Add(o Usage) Usage {
+	return Usage{u.InputTokens + o.InputTokens, u.OutputTokens + o.OutputTokens, u.CostUSD + o.CostUSD}
+}
+
+// ChatResponse is a model's answer.
+type ChatResponse struct {
+	Text  string
+	Usage Usage
+}
+
+// Provider is a chat model.
+type Provider interface {
+	Chat(ctx context.Context, req ChatRequest) (ChatResponse, error)
+}
+
+// Price is USD per million tokens.
+type Price struct{ Input, Output float64 }
+
+// DefaultPrices are list prices of common models; unknown models cost the
+// fallback price so budgets still bind.
+var DefaultPrices = map[string]Price{
+	"gpt-4o":            {2.50, 10},
+	"gpt-4o-mini":       {0.15, 0.60},
+	"gpt-4.1":           {2, 8},
+	"gpt-4.1-mini":      {0.40, 1.60},
+	"claude-sonnet-4-5": {3, 15},
+	"claude-haiku-4-5":  {1, 5},
+	"claude-opus-4-1":   {15, 75},
+}
+
+// FallbackPrice applies to models missing from the table.
+var FallbackPrice = Price{3, 15}
+
+// Config selects and configures a provider.
+type Config struct {
+	API        string // openai or anthropic
+	BaseURL    string
+	APIKey     string
+	Model      string
+	Timeout    time.Duration
+	Prices     map[string]Price
+	HTTPClient *http.Client
+}
+
+func (c Config) cost(in, out int) float64 {
+	p, ok := c.Prices[c.Model]
+	if !ok {
+		if p, ok = DefaultPrices[c.Model]; !ok {
+			p = FallbackPrice
+		}
+	}
+	return (float64(in)*p.Input + float64(out)*p.Output) / 1e6
+}
+
+// New builds the configured provider behind its endpoint's circuit breaker.
+func New(cfg Config) (Provider, error) {
+	if cfg.Timeout <= 0 {
+		cfg.Timeout = 5 * time.Minute
+	}
+	var p Provider
+	switch cfg.API {
+	case "openai", "":
+		if cfg.Model == "" {
+			cfg.Model = "gpt-4.1"
+		}
+		p = newOpenAI(cfg)
+	case "anthropic":
+		if cfg.Model == "" {
+			cfg.Model = "claude-sonnet-4-5"
+		}
+		p = newAnthropic(cfg)
+	default:
+		return nil, fmt.Errorf("unknown model API %q (want openai or anthropic)", cfg.API)
+	}
+	return withBreaker(cfg.API+" "+cfg.BaseURL, p), nil
+}
+
+// apiError classifies a provider's HTTP error (CONTRACT §7): 429/529/5xx
+// transient with the server's Retry-After, 401/403 deterministic, a context
+// too long is the budget, other 4xx deterministic. The key never appears.
+func apiError(stage string, status int, header http.Header, msg, key string) error {
+	if key != "" {
+		msg = strings.ReplaceAll(msg, key, "[REDACTED]")
+	}
+	e := &outcome.Error{Stage: stage, Msg: fmt.Sprintf("model API answered %d: %s", status, outcome.Trim(msg, 500))}
+	lower := strings.ToLower(msg)
+	switch {
+	case status == 429 || status == 529 || status >= 500:
+		e.Class, e.RetryAfter = outcome.Transient, retryAfter(header)
+	case status == 400 && (strings.Contains(lower, "context_length") || strings.Contains(lower, "maximum context") || strings.Contains(lower, "prompt is too long") || strings.Contains(lower, "too many tokens")):
+		e.Class = outcome.BudgetExhausted
+	default:
+		e.Class = outcome.Deterministic
+	}
+	return e
+}
+
+func retryAfter(h http.Header) time.Duration {
+	if h == nil {
+		return 0
+	}
+	if ms, err := strconv.Atoi(h.Get("retry-after-ms")); err == nil && ms > 0 {
+		return time.Duration(ms) * time.Millisecond
+	}
+	v := h.Get("Retry-After")
+	if n, err := strconv.Atoi(v); err == nil && n >= 0 {
+		return time.Duration(n) * time.Second
+	}
+	if t, err := http.ParseTime(v); err == nil {
+		return max(time.Until(t), 0)
+	}
+	return 0
+}
+
+// transportError wraps a failure to reach the model at all.
+func transportError(stage string, err error, key string) error {
+	if errors.Is(err, context.Canceled) {
+		return err
+	}
+	msg := err.Error()
+	if key != "" {
+		msg = strings.ReplaceAll(msg, key, "[REDACTED]")
+	}
+	return &outcome.Error{Class: outcome.Transient, Stage: stage, Msg: "model API unreachable: " + outcome.Trim(msg, 300)}
+}
+
+func contractError(stage, msg string) error {
+	return &outcome.Error{Class: outcome.ContractFailure, Stage: stage, Msg: msg}
+}

@@ -1,0 +1,125 @@
+package comments
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/google/go-github/v60/github"
+	"github.com/warden-bot/warden/outcome"
+)
+
+// IssueComments is the part of go-github's IssuesService the poster uses.
+type IssueComments interface {
+	ListComments(ctx context.Context, owner, repo string, n int, opts *github.IssueListCommentsOptions) ([]*github.IssueComment, *github.Response, error)
+	CreateComment(ctx context.Context, owner, repo string, n int, c *github.IssueComment) (*github.IssueComment, *github.Response, error)
+	EditComment(ctx context.Context, owner, repo string, id int64, c *github.IssueComment) (*github.IssueComment, *github.Response, error)
+}
+
+// Poster writes Warden's comments on one installation.
+type Poster struct {
+	Client   IssueComments
+	BotLogin string
+	Redactor *Redactor
+}
+
+// own lists Warden's own comments on an issue (author == bot), oldest first.
+func (p *Poster) own(ctx context.Context, owner, repo string, n int) ([]*github.IssueComment, error) {
+	var out []*github.IssueComment
+	opts := &github.IssueListCommentsOptions{ListOptions: github.ListOptions{PerPage: 100}}
+	for page := 0; page < 50; page++ {
+		cs, resp, err := p.Client.ListComments(ctx, owner, repo, n, opts)
+		if err != nil {
+			return nil, fmt.Errorf("list comments %s/%s#%d: %w", owner, repo, n, err)
+		}
+		for _, c := range cs {
+			if c.GetUser().GetLogin() == p.BotLogin {
+				out = append(out, c)
+			}
+		}
+		if resp == nil || resp.NextPage == 0 {
+			break
+		}
+		opts.Page = resp.NextPage
+	}
+	return out, nil
+}
+
+func (p *Poster) clean(body string) string { return Fit(p.Redactor.Redact(body), Limit) }
+
+func (p *Poster) upsert(ctx context.Context, owner, repo string, n int, existing *github.IssueComment, body string) error {
+	body = p.clean(body)
+	if existing != nil {
+		if existing.GetBody() == body {
+			return nil // unchanged: no edit, no notification
+		}
+		if _, _, err := p.Client.EditComment(ctx, owner, repo, existing.GetID(), &github.IssueComment{Body: &body}); err != nil {
+			return fmt.Errorf("edit comment %d on %s/%s#%d: %w", existing.GetID(), owner, repo, n, err)
+		}
+		return nil
+	}
+	if _, _, err := p.Client.CreateComment(ctx, owner, repo, n, &github.IssueComment{Body: &body}); err != nil {
+		return fmt.Errorf("comment on %s/%s#%d: %w", owner, repo, n, err)
+	}
+	return nil
+}
+
+// UpsertStatus creates or edits the sticky status comment.
+func (p *Poster) UpsertStatus(ctx context.Context, owner, repo string, n int, body string) error {
+	own, err := p.own(ctx, owner, repo, n)
+	if err != nil {
+		return err
+	}
+	var existing *github.IssueComment
+	for _, c := range own {
+		if IsStatus(c.GetBody()) {
+			existing = c
+			break
+		}
+	}
+	return p.upsert(ctx, owner, repo, n, existing, body)
+}
+
+// PostOutcome posts an attempt's outcome. The same fingerprint already
+// posted on this issue edits that comment with a repeat count instead, so a
+// recurring failure never floods the issue.
+func (p *Poster) PostOutcome(ctx context.Context, owner, repo string, n int, rec outcome.Record, d Details) error {
+	own, err := p.own(ctx, owner, repo, n)
+	if err != nil {
+		return err
+	}
+	var existing *github.IssueComment
+	if rec.Fingerprint != "" {
+		for _, c := range own {
+			if prev, ok := ParseRecord(c.GetBody()); ok && prev.Fingerprint == rec.Fingerprint && prev.Outcome == rec.Outcome {
+				existing, rec.Repeat = c, max(prev.Repeat, 1)+1
+			}
+		}
+	}
+	return p.upsert(ctx, owner, repo, n, existing, RenderOutcome(rec, d))
+}
+
+// PriorOutcomes returns the records of Warden's own outcome comments, oldest first.
+func (p *Poster) PriorOutcomes(ctx context.Context, owner, repo string, n int) ([]outcome.Record, error) {
+	own, err := p.own(ctx, owner, repo, n)
+	if err != nil {
+		return nil, err
+	}
+	var recs []outcome.Record
+	for _, c := range own {
+		if rec, ok := ParseRecord(c.GetBody()); ok {
+			recs = append(recs, rec)
+		}
+	}
+	return recs, nil
+}
+
+// Reply posts a plain comment (refusals, notices).
+func (p *Poster) Reply(ctx context.Context, owner, repo string, n int, body string) error {
+	return p.upsert(ctx, owner, repo, n, nil, body)
+}
+
+// RenderRefusal is the short answer to a command from someone without permission.
+func RenderRefusal(user, command, reason string) string {
+	return fmt.Sprintf("@%s Sorry, `%s` needs write, maintain or admin permission on this repository (%s).", user, command, strings.TrimSpace(reason))
+}

@@ -1,0 +1,186 @@
+package workspace
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Options configure a Manager.
+type Options struct {
+	GitTimeout time.Duration // per git command; default 2m
+	Logger     *slog.Logger
+	Git        string // git binary; default "git"
+}
+
+// Manager owns <dataDir>/mirrors and <dataDir>/worktrees.
+type Manager struct {
+	dir  string
+	home string
+	opts Options
+
+	mu    sync.Mutex
+	locks map[string]*sync.Mutex
+}
+
+// New prepares the data directory.
+func New(dataDir string, opts Options) (*Manager, error) {
+	abs, err := filepath.Abs(dataDir)
+	if err != nil {
+		return nil, err
+	}
+	if opts.GitTimeout <= 0 {
+		opts.GitTimeout = 2 * time.Minute
+	}
+	if opts.Git == "" {
+		opts.Git = "git"
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.Default()
+	}
+	m := &Manager{dir: abs, home: filepath.Join(abs, "home"), opts: opts, locks: map[string]*sync.Mutex{}}
+	for _, d := range []string{m.home, filepath.Join(abs, "mirrors"), filepath.Join(abs, "worktrees")} {
+		if err := os.MkdirAll(d, 0o700); err != nil {
+			return nil, fmt.Errorf("create %s: %w", d, err)
+		}
+	}
+	return m, nil
+}
+
+// lock serializes mirror fetches and worktree changes of one repository.
+func (m *Manager) lock(repo string) func() {
+	m.mu.Lock()
+	l, ok := m.locks[repo]
+	if !ok {
+		l = &sync.Mutex{}
+		m.locks[repo] = l
+	}
+	m.mu.Unlock()
+	l.Lock()
+	return l.Unlock
+}
+
+func (m *Manager) mirrorDir(repo string) string {
+	return filepath.Join(m.dir, "mirrors", safe(repo)+".git")
+}
+
+func safe(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == '.' || r == '/' {
+			return r
+		}
+		return '_'
+	}, strings.ReplaceAll(s, "..", "__"))
+}
+
+// PrepareRequest asks for a fresh worktree for one task.
+type PrepareRequest struct {
+	Repo       string // owner/name
+	CloneURL   string // used exactly as given
+	Token      string // installation token, may be empty
+	BaseBranch string // the default branch
+	Branch     string // the task's branch, e.g. warden/12-fix-add
+	TaskKey    string // names the worktree directory
+}
+
+// Worktree is one task's checkout.
+type Worktree struct {
+	Dir     string
+	Branch  string
+	BaseSHA string
+	mirror  string
+	m       *Manager
+}
+
+// Prepare fetches the mirror (cloning it the first time) and creates the
+// task's worktree on a fresh branch from the default branch's head, replacing
+// any stale worktree of the same task.
+func (m *Manager) Prepare(ctx context.Context, req PrepareRequest) (*Worktree, error) {
+	if req.BaseBranch == "" {
+		req.BaseBranch = "main"
+	}
+	mirror := m.mirrorDir(req.Repo)
+	unlock := m.lock(mirror)
+	defer unlock()
+	if err := m.syncMirror(ctx, mirror, req); err != nil {
+		return nil, err
+	}
+	sha, err := m.git(ctx, mirror, "", nil, "rev-parse", "--verify", "refs/remotes/origin/"+req.BaseBranch+"^{commit}")
+	if err != nil {
+		return nil, fmt.Errorf("default branch %s of %s: %w", req.BaseBranch, req.Repo, err)
+	}
+	wt := &Worktree{Dir: filepath.Join(m.dir, "worktrees", safe(req.TaskKey)), Branch: req.Branch, BaseSHA: strings.TrimSpace(sha), mirror: mirror, m: m}
+	m.removeLocked(ctx, mirror, wt.Dir)
+	if _, err := m.git(ctx, mirror, "", nil, "worktree", "add", "--force", "-B", req.Branch, wt.Dir, wt.BaseSHA); err != nil {
+		return nil, fmt.Errorf("create worktree for %s: %w", req.TaskKey, err)
+	}
+	return wt, nil
+}
+
+func (m *Manager) syncMirror(ctx context.Context, mirror string, req PrepareRequest) error {
+	if _, err := os.Stat(filepath.Join(mirror, "HEAD")); errors.Is(err, os.ErrNotExist) {
+		if err := os.MkdirAll(mirror, 0o700); err != nil {
+			return err
+		}
+		for _, args := range [][]string{
+			{"init", "--bare", "--quiet"},
+			{"remote", "add", "origin", req.CloneURL},
+			{"config", "remote.origin.fetch", "+refs/heads/*:refs/remotes/origin/*"},
+		} {
+			if _, err := m.git(ctx, mirror, "", nil, args...); err != nil {
+				os.RemoveAll(mirror)
+				return fmt.Errorf("create mirror of %s: %w", req.Repo, err)
+			}
+		}
+	} else if _, err := m.git(ctx, mirror, "", nil, "remote", "set-url", "origin", req.CloneURL); err != nil {
+		return fmt.Errorf("mirror of %s: %w", req.Repo, err)
+	}
+	if _, err := m.git(ctx, mirror, req.Token, nil, "fetch", "--prune", "--quiet", "origin"); err != nil {
+		return fmt.Errorf("fetch %s: %w", req.Repo, err)
+	}
+	return nil
+}
+
+// Remove deletes a task's worktree and its local branch.
+func (m *Manager) Remove(ctx context.Context, w *Worktree) error {
+	unlock := m.lock(w.mirror)
+	defer unlock()
+	m.removeLocked(ctx, w.mirror, w.Dir)
+	_, _ = m.git(ctx, w.mirror, "", nil, "branch", "-D", w.Branch)
+	if _, err := os.Stat(w.Dir); err == nil {
+		return fmt.Errorf("worktree %s still exists", w.Dir)
+	}
+	return nil
+}
+
+func (m *Manager) removeLocked(ctx context.Context, mirror, dir string) {
+	_, _ = m.git(ctx, mirror, "", nil, "worktree", "remove", "--force", dir)
+	_ = os.RemoveAll(dir)
+	_, _ = m.git(ctx, mirror, "", nil, "worktree", "prune")
+}
+
+// Sweep removes every worktree a crashed process left behind; call it at
+// start, before any task runs. It returns how many it removed.
+func (m *Manager) Sweep(ctx context.Context) (int, error) {
+	entries, err := os.ReadDir(filepath.Join(m.dir, "worktrees"))
+	if err != nil {
+		return 0, err
+	}
+	for _, e := range entries {
+		_ = os.RemoveAll(filepath.Join(m.dir, "worktrees", e.Name()))
+	}
+	mirrors, _ := filepath.Glob(filepath.Join(m.dir, "mirrors", "*", "*.git"))
+	for _, mir := range mirrors {
+		_, _ = m.git(ctx, mir, "", nil, "worktree", "prune")
+	}
+	if len(entries) > 0 {
+		m.opts.Logger.Info("swept worktrees left by a previous process", "count", len(entries))
+	}
+	return len(entries), nil
+}

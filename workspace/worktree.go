@@ -1,0 +1,213 @@
+package workspace
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/warden-bot/warden/guards"
+)
+
+// ErrNothingToCommit means the worktree equals its base.
+var ErrNothingToCommit = errors.New("nothing to commit")
+
+// withIndex runs fn with a throwaway index holding base + everything in the
+// worktree (tracked, untracked, deleted), so diffs see exactly what is on disk.
+func (w *Worktree) withIndex(ctx context.Context, fn func(env []string) error) error {
+	f, err := os.CreateTemp(w.m.home, "index-")
+	if err != nil {
+		return err
+	}
+	f.Close()
+	defer os.Remove(f.Name())
+	env := []string{"GIT_INDEX_FILE=" + f.Name()}
+	if _, err := w.m.git(ctx, w.Dir, "", env, "read-tree", w.BaseSHA); err != nil {
+		return err
+	}
+	if _, err := w.m.git(ctx, w.Dir, "", env, "add", "-A"); err != nil {
+		return err
+	}
+	return fn(env)
+}
+
+// Diff is the unified diff of the worktree against its base.
+func (w *Worktree) Diff(ctx context.Context) (string, error) {
+	var out string
+	err := w.withIndex(ctx, func(env []string) error {
+		var err error
+		out, err = w.m.git(ctx, w.Dir, "", env, "diff", "--cached", "-M", "--no-color", w.BaseSHA)
+		return err
+	})
+	return out, err
+}
+
+// Changes lists every file the worktree changed against its base, with the
+// numbers the guards judge.
+func (w *Worktree) Changes(ctx context.Context) ([]guards.Change, error) {
+	var changes []guards.Change
+	err := w.withIndex(ctx, func(env []string) error {
+		status, err := w.m.git(ctx, w.Dir, "", env, "diff", "--cached", "-M", "--name-status", "-z", w.BaseSHA)
+		if err != nil {
+			return err
+		}
+		numstat, err := w.m.git(ctx, w.Dir, "", env, "diff", "--cached", "-M", "--numstat", "-z", w.BaseSHA)
+		if err != nil {
+			return err
+		}
+		changes = parseNameStatus(status)
+		counts := parseNumstat(numstat)
+		for i := range changes {
+			w.fill(ctx, env, &changes[i], counts[changes[i].Path])
+		}
+		return nil
+	})
+	return changes, err
+}
+
+type numbers struct {
+	added, deleted int
+	binary         bool
+}
+
+func parseNameStatus(s string) []guards.Change {
+	f := strings.Split(strings.TrimSuffix(s, "\x00"), "\x00")
+	var out []guards.Change
+	for i := 0; i < len(f) && f[i] != ""; {
+		code := f[i]
+		c := guards.Change{}
+		switch code[0] {
+		case 'R', 'C':
+			c.Status, c.OldPath, c.Path = guards.Renamed, f[i+1], f[i+2]
+			i += 3
+		default:
+			c.Path = f[i+1]
+			c.Status = map[byte]guards.Status{'A': guards.Added, 'D': guards.Deleted}[code[0]]
+			if c.Status == "" {
+				c.Status = guards.Modified
+			}
+			i += 2
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// parseNumstat reads `--numstat -z`: "add\tdel\tpath\0" or, for renames,
+// "add\tdel\t\0old\0new\0".
+func parseNumstat(s string) map[string]numbers {
+	out := map[string]numbers{}
+	f := strings.Split(s, "\x00")
+	for i := 0; i < len(f); i++ {
+		parts := strings.SplitN(f[i], "\t", 3)
+		if len(parts) != 3 {
+			continue
+		}
+		path := parts[2]
+		if path == "" && i+2 < len(f) {
+			path = f[i+2]
+			i += 2
+		}
+		a, errA := strconv.Atoi(parts[0])
+		d, _ := strconv.Atoi(parts[1])
+		out[path] = numbers{added: a, deleted: d, binary: errA != nil}
+	}
+	return out
+}
+
+func (w *Worktree) fill(ctx context.Context, env []string, c *guards.Change, n numbers) {
+	c.Added, c.Deleted, c.Binary = n.added, n.deleted, n.binary
+	old := c.Path
+	if c.OldPath != "" {
+		old = c.OldPath
+	}
+	if c.Status != guards.Added {
+		if blob, err := w.m.git(ctx, w.Dir, "", nil, "cat-file", "-p", w.BaseSHA+":"+old); err == nil {
+			c.OldLines = countLines(blob)
+		}
+	}
+	if c.Status == guards.Deleted {
+		return
+	}
+	p := filepath.Join(w.Dir, filepath.FromSlash(c.Path))
+	if fi, err := os.Lstat(p); err == nil {
+		c.Size = fi.Size()
+		c.Symlink = fi.Mode()&os.ModeSymlink != 0
+	}
+	if b, err := os.ReadFile(p); err == nil && !c.Symlink {
+		c.NewLines = countLines(string(b))
+	}
+	if !c.Binary {
+		patch, _ := w.m.git(ctx, w.Dir, "", env, "diff", "--cached", "-U0", "--no-color", w.BaseSHA, "--", c.Path)
+		for _, l := range strings.Split(patch, "\n") {
+			if strings.HasPrefix(l, "+") && !strings.HasPrefix(l, "+++") {
+				c.AddedText = append(c.AddedText, l[1:])
+			}
+		}
+	}
+}
+
+func countLines(s string) int {
+	if s == "" {
+		return 0
+	}
+	n := strings.Count(s, "\n")
+	if !strings.HasSuffix(s, "\n") {
+		n++
+	}
+	return n
+}
+
+// Commit records everything in the worktree as one commit, without hooks.
+// Run again after a commit with nothing new, it returns the existing commit,
+// so a retried release is idempotent.
+func (w *Worktree) Commit(ctx context.Context, msg, name, email string) (string, error) {
+	if _, err := w.m.git(ctx, w.Dir, "", nil, "add", "-A"); err != nil {
+		return "", err
+	}
+	head := func() (string, error) {
+		out, err := w.m.git(ctx, w.Dir, "", nil, "rev-parse", "HEAD")
+		return strings.TrimSpace(out), err
+	}
+	if _, err := w.m.git(ctx, w.Dir, "", nil, "diff", "--cached", "--quiet"); err == nil {
+		sha, err := head()
+		if err == nil && sha == w.BaseSHA {
+			return "", ErrNothingToCommit
+		}
+		return sha, err
+	}
+	who := []string{"GIT_AUTHOR_NAME=" + name, "GIT_AUTHOR_EMAIL=" + email, "GIT_COMMITTER_NAME=" + name, "GIT_COMMITTER_EMAIL=" + email}
+	if _, err := w.m.git(ctx, w.Dir, "", who, "-c", "core.hooksPath=/dev/null", "-c", "commit.gpgsign=false", "commit", "--no-verify", "--quiet", "-m", msg); err != nil {
+		return "", err
+	}
+	return head()
+}
+
+// Push force-pushes the task's branch to remoteURL with per-command auth.
+func (w *Worktree) Push(ctx context.Context, remoteURL, token string) error {
+	_, err := w.m.git(ctx, w.Dir, token, nil, "-c", "core.hooksPath=/dev/null", "push", "--force", "--quiet", "--no-verify", remoteURL, "HEAD:refs/heads/"+w.Branch)
+	return err
+}
+
+// Reset throws away every change in the worktree.
+func (w *Worktree) Reset(ctx context.Context) error {
+	if _, err := w.m.git(ctx, w.Dir, "", nil, "reset", "--hard", "--quiet", w.BaseSHA); err != nil {
+		return err
+	}
+	_, err := w.m.git(ctx, w.Dir, "", nil, "clean", "-fdq")
+	return err
+}
+
+// ReadFile reads a file of the worktree; rel comes from the model, so it is
+// vetted and symlinks may not lead out.
+func (w *Worktree) ReadFile(rel string) ([]byte, error) {
+	p, err := guards.ResolveInside(w.Dir, rel, guards.OSLinker{})
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", rel, err)
+	}
+	return os.ReadFile(p)
+}
+
