@@ -1,0 +1,208 @@
+package fakegithub
+
+import (
+	"fmt"
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+	"time"
+)
+
+func (s *Server) getIssue(w http.ResponseWriter, r *http.Request, rp *Repo) {
+	if is, ok := rp.issues[num(r, "n")]; ok {
+		writeJSON(w, 200, s.issueJSON(rp, is))
+		return
+	}
+	if p, ok := rp.pulls[num(r, "n")]; ok {
+		writeJSON(w, 200, map[string]any{"number": p.Number, "title": p.Title, "state": p.State, "labels": labelsJSON(p.Labels), "pull_request": map[string]any{}})
+		return
+	}
+	notFound(w)
+}
+
+func (s *Server) editIssue(w http.ResponseWriter, r *http.Request, rp *Repo) {
+	is, ok := rp.issues[num(r, "n")]
+	if !ok {
+		notFound(w)
+		return
+	}
+	var req struct {
+		State *string `json:"state"`
+		Title *string `json:"title"`
+		Body  *string `json:"body"`
+	}
+	if !decode(r, &req) {
+		writeJSON(w, 400, map[string]string{"message": "Problems parsing JSON"})
+		return
+	}
+	if req.State != nil {
+		is.State = *req.State
+	}
+	if req.Title != nil {
+		is.Title = *req.Title
+	}
+	if req.Body != nil {
+		is.Body = *req.Body
+	}
+	writeJSON(w, 200, s.issueJSON(rp, is))
+}
+
+func (s *Server) createIssue(w http.ResponseWriter, r *http.Request, rp *Repo) {
+	var req struct {
+		Title  string   `json:"title"`
+		Body   string   `json:"body"`
+		Labels []string `json:"labels"`
+	}
+	if !decode(r, &req) || req.Title == "" {
+		writeJSON(w, 422, map[string]string{"message": "Validation Failed"})
+		return
+	}
+	n := 1
+	for k := range rp.issues {
+		n = max(n, k+1)
+	}
+	is := &Issue{ID: s.id(), Number: n, Title: req.Title, Body: req.Body, State: "open", Author: BotLogin, Labels: req.Labels}
+	rp.issues[n] = is
+	writeJSON(w, 201, s.issueJSON(rp, is))
+}
+
+func (s *Server) listComments(w http.ResponseWriter, r *http.Request, rp *Repo) {
+	var all []*Comment
+	for _, c := range rp.comments {
+		if c.Issue == num(r, "n") {
+			all = append(all, c)
+		}
+	}
+	per, _ := strconv.Atoi(r.URL.Query().Get("per_page"))
+	if per <= 0 || per > 100 {
+		per = 30
+	}
+	page, _ := strconv.Atoi(r.URL.Query().Get("page"))
+	page = max(page, 1)
+	lo, hi := min((page-1)*per, len(all)), min(page*per, len(all))
+	if hi < len(all) {
+		u := *r.URL
+		q := u.Query()
+		q.Set("page", strconv.Itoa(page+1))
+		q.Set("per_page", strconv.Itoa(per))
+		u.RawQuery = q.Encode()
+		w.Header().Set("Link", fmt.Sprintf(`<%s%s>; rel="next"`, s.base(r), (&url.URL{Path: u.Path, RawQuery: u.RawQuery}).String()))
+	}
+	out := []any{}
+	for _, c := range all[lo:hi] {
+		out = append(out, commentJSON(c))
+	}
+	writeJSON(w, 200, out)
+}
+
+func (s *Server) author(r *http.Request) string {
+	// Only the App holds installation tokens here: everything it writes is the bot's.
+	return BotLogin
+}
+
+func (s *Server) createComment(w http.ResponseWriter, r *http.Request, rp *Repo) {
+	var req struct {
+		Body string `json:"body"`
+	}
+	if !decode(r, &req) || req.Body == "" {
+		writeJSON(w, 422, map[string]string{"message": "Validation Failed"})
+		return
+	}
+	if len([]rune(req.Body)) > 65536 {
+		writeJSON(w, 422, map[string]string{"message": "Validation Failed", "errors": "body is too long (maximum is 65536 characters)"})
+		return
+	}
+	c := &Comment{ID: s.id(), Issue: num(r, "n"), Body: req.Body, Author: s.author(r), Created: time.Now()}
+	rp.comments = append(rp.comments, c)
+	writeJSON(w, 201, commentJSON(c))
+}
+
+// AddUserComment adds a comment by someone other than the bot.
+func (s *Server) AddUserComment(repo string, n int, author, body string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	rp := s.repos[repo]
+	rp.comments = append(rp.comments, &Comment{ID: s.id(), Issue: n, Body: body, Author: author, Created: time.Now()})
+}
+
+func (s *Server) editComment(w http.ResponseWriter, r *http.Request, rp *Repo) {
+	id, _ := strconv.ParseInt(r.PathValue("id"), 10, 64)
+	var req struct {
+		Body string `json:"body"`
+	}
+	if !decode(r, &req) {
+		writeJSON(w, 400, map[string]string{"message": "Problems parsing JSON"})
+		return
+	}
+	for _, c := range rp.comments {
+		if c.ID == id {
+			if c.Author != BotLogin {
+				writeJSON(w, 403, map[string]string{"message": "Resource not accessible by integration"})
+				return
+			}
+			c.Body, c.Edits = req.Body, c.Edits+1
+			writeJSON(w, 200, commentJSON(c))
+			return
+		}
+	}
+	notFound(w)
+}
+
+func (s *Server) labelsOf(rp *Repo, n int) *[]string {
+	if is, ok := rp.issues[n]; ok {
+		return &is.Labels
+	}
+	if p, ok := rp.pulls[n]; ok {
+		return &p.Labels
+	}
+	return nil
+}
+
+func (s *Server) listLabels(w http.ResponseWriter, r *http.Request, rp *Repo) {
+	ls := s.labelsOf(rp, num(r, "n"))
+	if ls == nil {
+		notFound(w)
+		return
+	}
+	writeJSON(w, 200, labelsJSON(*ls))
+}
+
+func (s *Server) addLabels(w http.ResponseWriter, r *http.Request, rp *Repo) {
+	ls := s.labelsOf(rp, num(r, "n"))
+	var req []string
+	if ls == nil || !decode(r, &req) {
+		notFound(w)
+		return
+	}
+	for _, l := range req {
+		if !slices.Contains(*ls, l) {
+			*ls = append(*ls, l)
+		}
+	}
+	writeJSON(w, 200, labelsJSON(*ls))
+}
+
+func (s *Server) removeLabel(w http.ResponseWriter, r *http.Request, rp *Repo) {
+	ls := s.labelsOf(rp, num(r, "n"))
+	name := r.PathValue("name")
+	if ls == nil || !slices.Contains(*ls, name) {
+		writeJSON(w, 404, map[string]string{"message": "Label does not exist"})
+		return
+	}
+	*ls = slices.DeleteFunc(*ls, func(l string) bool { return l == name })
+	writeJSON(w, 200, labelsJSON(*ls))
+}
+
+func (s *Server) addSubIssue(w http.ResponseWriter, r *http.Request, rp *Repo) {
+	var req struct {
+		SubIssueID int64 `json:"sub_issue_id"`
+	}
+	if !decode(r, &req) {
+		writeJSON(w, 422, map[string]string{"message": "Validation Failed"})
+		return
+	}
+	n := num(r, "n")
+	rp.subIssues[n] = append(rp.subIssues[n], req.SubIssueID)
+	writeJSON(w, 201, s.issueJSON(rp, rp.issues[n]))
+}

@@ -1,0 +1,154 @@
+package harness
+
+import (
+	"bytes"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+var (
+	buildOnce sync.Once
+	binPath   string
+	buildErr  error
+)
+
+// BuildBinary builds ./cmd/bot once per test process.
+func BuildBinary(t testing.TB) string {
+	t.Helper()
+	buildOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "warden-bin-")
+		if err != nil {
+			buildErr = err
+			return
+		}
+		binPath = filepath.Join(dir, "bot")
+		cmd := exec.Command("go", "build", "-o", binPath, "./cmd/bot")
+		cmd.Dir = Root(t)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			buildErr = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	if buildErr != nil {
+		t.Fatal(buildErr)
+	}
+	return binPath
+}
+
+// Bot is a running `bot serve`.
+type Bot struct {
+	t    testing.TB
+	cmd  *exec.Cmd
+	url  string
+	mu   sync.Mutex
+	logs bytes.Buffer
+	done chan struct{}
+}
+
+type syncWriter struct{ b *Bot }
+
+func (w syncWriter) Write(p []byte) (int, error) {
+	w.b.mu.Lock()
+	defer w.b.mu.Unlock()
+	return w.b.logs.Write(p)
+}
+
+// FreeAddr returns a free loopback address.
+func FreeAddr(t testing.TB) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().String()
+}
+
+// StartBot runs `bot serve` with env (and nothing of the test's environment
+// but PATH, HOME and Go's variables), waits for /healthz, and stops it at cleanup.
+func StartBot(t testing.TB, env map[string]string, args ...string) *Bot {
+	t.Helper()
+	bin := BuildBinary(t)
+	addr := FreeAddr(t)
+	b := &Bot{t: t, url: "http://" + addr, done: make(chan struct{})}
+	b.cmd = exec.Command(bin, append([]string{"serve"}, args...)...)
+	b.cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME"), "WARDEN_ADDR=" + addr}
+	for _, k := range []string{"GOCACHE", "GOPATH", "GOMODCACHE", "GOFLAGS", "GOROOT", "GOPROXY"} {
+		if v, ok := os.LookupEnv(k); ok {
+			b.cmd.Env = append(b.cmd.Env, k+"="+v)
+		}
+	}
+	for k, v := range env {
+		b.cmd.Env = append(b.cmd.Env, k+"="+v)
+	}
+	b.cmd.Stdout, b.cmd.Stderr = syncWriter{b}, syncWriter{b}
+	b.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := b.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() { b.cmd.Wait(); close(b.done) }()
+	t.Cleanup(b.Stop)
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		resp, err := http.Get(b.url + "/healthz")
+		if err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == 200 {
+				return b
+			}
+		}
+		select {
+		case <-b.done:
+			t.Fatalf("bot exited before it was healthy:\n%s", b.Logs())
+		default:
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("bot not healthy after 20 s:\n%s", b.Logs())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// URL is the bot's base URL.
+func (b *Bot) URL() string { return b.url }
+
+// Logs is everything the bot printed so far.
+func (b *Bot) Logs() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.logs.String()
+}
+
+// Stop sends SIGTERM and, after 15 s, SIGKILL.
+func (b *Bot) Stop() {
+	select {
+	case <-b.done:
+		return
+	default:
+	}
+	_ = b.cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case <-b.done:
+	case <-time.After(15 * time.Second):
+		b.Kill()
+	}
+}
+
+// Kill sends SIGKILL to the bot's process group.
+func (b *Bot) Kill() {
+	_ = syscall.Kill(-b.cmd.Process.Pid, syscall.SIGKILL)
+	<-b.done
+}
+
+// Done is closed when the bot exits.
+func (b *Bot) Done() <-chan struct{} { return b.done }
+
+// ExitCode is the bot's exit code once it has exited.
+func (b *Bot) ExitCode() int { <-b.done; return b.cmd.ProcessState.ExitCode() }
