@@ -15,7 +15,9 @@ var lookalikes = "\u2024\u2025\u2026\uFE52\uFF0E\u2215\u2044\uFF0F\u29F8\u2216\u
 
 // CheckPath vets a model-provided path lexically and returns it cleaned.
 func CheckPath(p string) (string, error) {
-	bad := func(why string) (string, error) { return "", &Violation{Rule: "unsafe_path", Path: fmt.Sprintf("%q", p), Detail: why} }
+	bad := func(why string) (string, error) {
+		return "", &Violation{Rule: "unsafe_path", Path: fmt.Sprintf("%q", p), Detail: why}
+	}
 	switch {
 	case p == "":
 		return bad("empty path")

@@ -95,7 +95,7 @@ var TestGlobs = []string{"**/*_test.go", "test/**", "tests/**", "testdata/**", "
 func Default() Config {
 	return Config{
 		Test:           "go test ./...",
-		ProtectedPaths: []string{"**/*_test.go", "test/**", "tests/**", "testdata/**", ".github/**"},
+		ProtectedPaths: mergeProtected([]string{"**/*_test.go", "test/**", "tests/**", "testdata/**", ".github/**"}),
 		Maintenance:    ModeLimits{MaxFiles: 2, MaxLines: 150, AutoMerge: true},
 		Evolution:      ModeLimits{MaxFiles: 20, MaxLines: 1000},
 		MaxFixAttempts: 3,

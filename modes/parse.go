@@ -60,7 +60,9 @@ var (
 // check walks the YAML tree against the Config type, so every error can
 // name the full key path and its line.
 func check(n *yaml.Node, t reflect.Type, path string) error {
-	bad := func(msg string) error { return &ConfigError{Key: strings.TrimPrefix(path, "."), Line: n.Line, Msg: msg} }
+	bad := func(msg string) error {
+		return &ConfigError{Key: strings.TrimPrefix(path, "."), Line: n.Line, Msg: msg}
+	}
 	switch {
 	case t == durationType:
 		if _, err := time.ParseDuration(n.Value); n.Kind != yaml.ScalarNode || err != nil {

@@ -26,33 +26,60 @@ func feedback(res Result) string {
 	return s
 }
 
-// nearest shows the window of the file sharing the most lines with search.
+// nearest shows the window of the file most like search: each file line
+// scores its best word overlap with any SEARCH line.
 func nearest(lines, search []string) string {
-	want := map[string]bool{}
+	words := make([]map[string]bool, 0, len(search))
 	for _, s := range search {
-		if t := strings.TrimSpace(s); t != "" {
-			want[t] = true
+		if ws := wordSet(s); len(ws) > 0 {
+			words = append(words, ws)
 		}
 	}
-	best, bestScore := 0, -1
 	n := max(len(search), 1)
-	for i := 0; i < len(lines); i++ {
-		score := 0
-		for j := i; j < min(i+n, len(lines)); j++ {
-			if want[strings.TrimSpace(lines[j])] {
-				score++
-			}
-		}
-		if score > bestScore {
-			best, bestScore = i, score
+	score := make([]float64, len(lines))
+	for i, l := range lines {
+		lw := wordSet(l)
+		for _, sw := range words {
+			score[i] = max(score[i], jaccard(lw, sw))
 		}
 	}
-	if bestScore <= 0 {
+	best, bestScore := 0, 0.0
+	for i := range lines {
+		sum := 0.0
+		for j := i; j < min(i+n, len(lines)); j++ {
+			sum += score[j]
+		}
+		if sum > bestScore {
+			best, bestScore = i, sum
+		}
+	}
+	if bestScore == 0 {
 		return "    (no similar lines)"
 	}
 	var b strings.Builder
-	for j := max(best-1, 0); j < min(best+max(n, 6)+1, len(lines)) && j < best+9; j++ {
+	for j := max(best-1, 0); j < min(best+n+1, len(lines), best+9); j++ {
 		fmt.Fprintf(&b, "%5d | %s\n", j+1, lines[j])
 	}
 	return b.String()
+}
+
+func wordSet(s string) map[string]bool {
+	out := map[string]bool{}
+	for _, w := range strings.FieldsFunc(s, func(r rune) bool { return !(r == '_' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') }) {
+		out[w] = true
+	}
+	return out
+}
+
+func jaccard(a, b map[string]bool) float64 {
+	if len(a) == 0 || len(b) == 0 {
+		return 0
+	}
+	inter := 0
+	for w := range a {
+		if b[w] {
+			inter++
+		}
+	}
+	return float64(inter) / float64(len(a)+len(b)-inter)
 }
