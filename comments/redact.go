@@ -52,18 +52,16 @@ func (r *Redactor) Redact(s string) string {
 	if r == nil || s == "" {
 		return s
 	}
-	s = r.pass(s)
+	// Wrapped secrets first, on the original text: a line-wise pass could
+	// eat the first half of a wrapped token and hide the second.
 	joined, index := joinLines(s)
 	spans := r.spans(joined)
-	if len(spans) == 0 {
-		return s
-	}
 	out := []byte(s)
 	for i := len(spans) - 1; i >= 0; i-- {
 		a, b := index[spans[i][0]], index[spans[i][1]-1]+1
 		out = append(out[:a], append([]byte(Redacted), out[b:]...)...)
 	}
-	return string(out)
+	return r.pass(string(out))
 }
 
 // pass replaces secrets that stand whole on their lines.

@@ -163,7 +163,7 @@ func TestSlugAndBranch(t *testing.T) {
 		"  --Weird__Title--  ":        "weird-title",
 		"日本語":                         "issue",
 		"a very long title that keeps going and going and going": "a-very-long-title-that-keeps-going-and-g",
-		"$(rm -rf /); `x`":            "rm-rf-x",
+		"$(rm -rf /); `x`": "rm-rf-x",
 	}
 	for in, want := range cases {
 		if got := Slug(in); got != want {

@@ -2,7 +2,6 @@ package pipeline
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 
@@ -108,5 +107,3 @@ func overFileLimit(err error) bool {
 	}
 	return false
 }
-
-var errNoChange = errors.New("the change is empty")

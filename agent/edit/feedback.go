@@ -65,7 +65,9 @@ func nearest(lines, search []string) string {
 
 func wordSet(s string) map[string]bool {
 	out := map[string]bool{}
-	for _, w := range strings.FieldsFunc(s, func(r rune) bool { return !(r == '_' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') }) {
+	for _, w := range strings.FieldsFunc(s, func(r rune) bool {
+		return !(r == '_' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z')
+	}) {
 		out[w] = true
 	}
 	return out
