@@ -210,4 +210,3 @@ func (w *Worktree) ReadFile(rel string) ([]byte, error) {
 	}
 	return os.ReadFile(p)
 }
-
