@@ -2,8 +2,11 @@ package e2e
 
 import (
 	"net/http"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/warden-bot/warden/test/harness"
 )
 
 // Issue #2's first slice: a signed issues.labeled delivery becomes a task and
@@ -33,5 +36,20 @@ func TestTriageUserIsRefused(t *testing.T) {
 	time.Sleep(500 * time.Millisecond) // nothing may appear: give a wrong worker time to act
 	if len(w.botComments(2)) != 0 {
 		t.Fatalf("refused trigger produced comments: %v", w.botComments(2))
+	}
+}
+
+// make run's shape: no Redis URL (embedded Redis), no App: the probes answer.
+func TestEmbeddedRedisServesProbes(t *testing.T) {
+	bot := harness.StartBot(t, map[string]string{"WARDEN_WEBHOOK_SECRET": "dev", "WARDEN_DATA_DIR": t.TempDir()})
+	for _, path := range []string{"/healthz", "/readyz", "/metrics"} {
+		resp, err := http.Get(bot.URL() + path)
+		if err != nil || resp.StatusCode != 200 {
+			t.Fatalf("%s: %v %v", path, resp, err)
+		}
+		resp.Body.Close()
+	}
+	if !strings.Contains(bot.Logs(), "embedded in-process Redis") {
+		t.Fatalf("no warning about the embedded Redis:\n%s", bot.Logs())
 	}
 }
