@@ -113,3 +113,10 @@ func RenderReview(in ReviewInput) (string, error) {
 	in.Diff = tail(in.Diff, 4*maxQuoted)
 	return render("review.tmpl", in)
 }
+
+// EditFormat is the SEARCH/REPLACE format section, for follow-up turns of an
+// edit conversation (feedback after a failed apply or a guard refusal).
+func EditFormat() string {
+	s, _ := render("format", nil)
+	return s
+}

@@ -26,7 +26,7 @@ func (a *attempt) edit(ctx context.Context, stage, prompt string) error {
 	_, err := a.session.Edit(ctx, stage, prompt, a.apply)
 	if outcome.ClassOf(err) == outcome.ContractFailure {
 		a.log.Info("edit could not be applied; feeding the error back", "stage", stage, "err", err)
-		_, err = a.session.Edit(ctx, stage, "Your edit could not be applied:\n\n"+err.Error()+"\n\nReply again with corrected SEARCH/REPLACE blocks.", a.apply)
+		_, err = a.session.Edit(ctx, stage, "Your edit could not be applied:\n\n"+err.Error()+"\n\n"+agent.EditFormat(), a.apply)
 	}
 	if err != nil {
 		return err
@@ -37,7 +37,7 @@ func (a *attempt) edit(ctx context.Context, stage, prompt string) error {
 			return fmt.Errorf("undo refused change: %w", rerr)
 		}
 		a.log.Info("change refused by the guards; asking once more", "stage", stage, "err", verr)
-		if _, err = a.session.Edit(ctx, stage, forModel(verr)+"\n\nThe change was undone. Reply with SEARCH/REPLACE blocks that respect these rules.", a.apply); err != nil {
+		if _, err = a.session.Edit(ctx, stage, forModel(verr)+"\n\nThe change was undone. "+agent.EditFormat(), a.apply); err != nil {
 			return err
 		}
 		verr = a.checkDiff(ctx)
@@ -57,7 +57,10 @@ func (a *attempt) apply(reply string) ([]string, error) {
 		return nil, err
 	}
 	if len(blocks) == 0 {
-		return nil, nil
+		if _, ok := a.session.(*ExecSession); ok {
+			return nil, nil // an external agent may have edited the files itself
+		}
+		return nil, &outcome.Error{Class: outcome.ContractFailure, Stage: StageImplement, Msg: "the reply has no SEARCH/REPLACE blocks"}
 	}
 	res, err := edit.Apply(edit.DirFS(a.wt.Dir), blocks)
 	return res.Files, err
