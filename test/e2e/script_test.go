@@ -1,7 +1,7 @@
 package e2e
 
 import (
-	"strings"
+	"regexp"
 
 	"github.com/warden-bot/warden/test/fakemodel"
 )
@@ -41,19 +41,25 @@ func happyScript(req fakemodel.Request) fakemodel.Reply {
 	return text("I do not understand.")
 }
 
-// redScript never gets the test green.
+// redScript never gets the test green: every fix rewrites the return line
+// the prompt currently shows into another wrong one.
 func redScript(req fakemodel.Request) fakemodel.Reply {
 	switch req.Stage {
 	case "plan":
 		return text(planReply)
-	case "implement", "fix":
-		if strings.Contains(req.Prompt, "return a * b") {
-			// Already multiplied: an edit that cannot apply would be a contract failure; keep it red instead.
-			return text("calc/calc.go\n<<<<<<< SEARCH\n\treturn a * b\n=======\n\treturn a * b * 1\n>>>>>>> REPLACE\n")
-		}
+	case "implement":
 		return text(wrongBlock)
+	case "fix":
+		lines := returnLine.FindAllString(req.Prompt, -1)
+		if len(lines) == 0 {
+			return text(wrongBlock)
+		}
+		cur := lines[len(lines)-1]
+		return text("calc/calc.go\n<<<<<<< SEARCH\n" + cur + "\n=======\n" + cur + " + 0\n>>>>>>> REPLACE\n")
 	case "review":
 		return text(achieved)
 	}
 	return text("?")
 }
+
+var returnLine = regexp.MustCompile(`\treturn a [^\n]*`)
