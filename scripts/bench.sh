@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# make bench: every benchmark reports a ratio against a baseline measured in
+# the same run (see docs/BENCHMARKS.md for the last recorded figures).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+exec scripts/with-redis.sh bash -c '
+  go test -run "^$" -bench IntakeVsEnqueue -benchtime 2000x ./test/bench/ &&
+  go test -run "^$" -bench IntakeAt500 -benchtime 3x ./test/bench/ &&
+  go test -run "^$" -bench BenchmarkPrepareCached -benchtime 5x ./workspace/ &&
+  go test -run "^$" -bench . ./agent/edit/
+'
