@@ -4,18 +4,11 @@ import (
 	"regexp"
 
 	"github.com/warden-bot/warden/test/fakemodel"
+	"github.com/warden-bot/warden/test/gitfixture"
 )
 
 // calcRepo is a tiny Go module whose Add is wrong; its test catches it.
-func calcRepo() map[string]string {
-	return map[string]string{
-		"go.mod":             "module example.com/calc\n\ngo 1.22\n",
-		"calc/calc.go":       "package calc\n\n// Add returns the sum of a and b.\nfunc Add(a, b int) int {\n\treturn a - b\n}\n",
-		"calc/calc_test.go":  "package calc\n\nimport \"testing\"\n\nfunc TestAdd(t *testing.T) {\n\tif got := Add(2, 3); got != 5 {\n\t\tt.Fatalf(\"Add(2, 3) = %d, want 5\", got)\n\t}\n}\n",
-		".github/warden.yml": "test: go test ./...\nmax_fix_attempts: 2\n",
-		"README.md":          "# calc\n",
-	}
-}
+func calcRepo() map[string]string { return gitfixture.GoModuleWithBug() }
 
 const planReply = "Here is my plan:\n```json\n" + `{"decision":"implement","summary":"Make Add return the sum.","approach":"Replace the subtraction in calc.Add with an addition.","files":["calc/calc.go"],"discoveries":["calc.Add subtracted"],"recommendation":""}` + "\n```\n"
 
