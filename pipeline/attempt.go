@@ -27,6 +27,7 @@ type attempt struct {
 	policy  modes.Policy
 	prior   []outcome.Record
 	session Session
+	spent   agent.Usage // of sessions replaced by a fresh start
 
 	plan     agent.Plan
 	files    []string // files the change touched
@@ -46,7 +47,7 @@ func (e *ending) Error() string { return fmt.Sprintf("%s: %s", e.rec.Outcome, e.
 func (a *attempt) run(ctx context.Context) Result {
 	err := a.setup(ctx)
 	if err == nil {
-		err = a.stages(ctx)
+		err = a.supervised(ctx)
 	}
 	return a.result(ctx, err)
 }
@@ -76,6 +77,13 @@ func (a *attempt) setup(ctx context.Context) error {
 		a.log.Warn("state label not set", "err", err)
 	}
 	a.tr.push(ctx)
+	return a.prepare(ctx)
+}
+
+// prepare creates the task's worktree, reads the repository's
+// configuration from it and starts the model session there.
+func (a *attempt) prepare(ctx context.Context) error {
+	var err error
 	a.wt, err = a.p.Workspace.Prepare(ctx, workspace.PrepareRequest{
 		Repo: a.t.Repo, CloneURL: a.t.CloneURL, Token: a.t.Token, BaseBranch: a.t.DefaultBranch,
 		Branch: guards.BranchName(a.p.Prefix, a.t.Issue, a.t.Title), TaskKey: taskKey(a.t),
@@ -86,8 +94,21 @@ func (a *attempt) setup(ctx context.Context) error {
 	if err := a.loadConfig(); err != nil {
 		return err
 	}
-	a.session, err = a.p.NewSession(a.wt.Dir, a.cfg.BudgetUSD)
+	budget := a.cfg.BudgetUSD
+	if a.session != nil { // a fresh start after a corrupt worktree keeps the bill
+		a.spent = a.spent.Add(a.session.Usage())
+		budget = max(budget-a.spent.CostUSD, 0.0001)
+	}
+	a.session, err = a.p.NewSession(a.wt.Dir, budget)
 	return err
+}
+
+// usage is what the attempt's model sessions cost.
+func (a *attempt) usage() agent.Usage {
+	if a.session == nil {
+		return a.spent
+	}
+	return a.spent.Add(a.session.Usage())
 }
 
 func (a *attempt) loadConfig() error {

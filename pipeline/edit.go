@@ -23,10 +23,10 @@ func (a *attempt) implementStage(ctx context.Context) error {
 // cannot be applied is shown its errors once; a change that breaks a guard
 // is undone and the model is told why, once. Then it fails for good.
 func (a *attempt) edit(ctx context.Context, stage, prompt string) error {
-	_, err := a.session.Edit(ctx, stage, prompt, a.apply)
+	err := a.askEdit(ctx, stage, prompt)
 	if outcome.ClassOf(err) == outcome.ContractFailure {
 		a.log.Info("edit could not be applied; feeding the error back", "stage", stage, "err", err)
-		_, err = a.session.Edit(ctx, stage, "Your edit could not be applied:\n\n"+err.Error()+"\n\n"+agent.EditFormat(), a.apply)
+		err = a.askEdit(ctx, stage, "Your edit could not be applied:\n\n"+err.Error()+"\n\n"+agent.EditFormat())
 	}
 	if err != nil {
 		return err
@@ -37,7 +37,7 @@ func (a *attempt) edit(ctx context.Context, stage, prompt string) error {
 			return fmt.Errorf("undo refused change: %w", rerr)
 		}
 		a.log.Info("change refused by the guards; asking once more", "stage", stage, "err", verr)
-		if _, err = a.session.Edit(ctx, stage, forModel(verr)+"\n\nThe change was undone. "+agent.EditFormat(), a.apply); err != nil {
+		if err = a.askEdit(ctx, stage, forModel(verr)+"\n\nThe change was undone. "+agent.EditFormat()); err != nil {
 			return err
 		}
 		verr = a.checkDiff(ctx)

@@ -9,6 +9,7 @@ import (
 	"github.com/warden-bot/warden/comments"
 	"github.com/warden-bot/warden/metrics"
 	"github.com/warden-bot/warden/outcome"
+	"github.com/warden-bot/warden/supervisor"
 	"github.com/warden-bot/warden/workspace"
 )
 
@@ -59,6 +60,9 @@ type Pipeline struct {
 	Tree func(ctx context.Context, t Task) (int, error)
 	// OnOutcome is told of every attempt's outcome (history); may be nil.
 	OnOutcome func(ctx context.Context, t Task, rec outcome.Record)
+	// OnEvent is told of every supervisor event of every attempt (logs,
+	// metrics, `bot observe`); it must not block. May be nil.
+	OnEvent func(t Task, e supervisor.Event)
 	// OnTerminal is told of every attempt that ended for good (systemic detector).
 	OnTerminal func(ctx context.Context, t Task, rec outcome.Record)
 }

@@ -17,10 +17,8 @@ func (a *attempt) result(ctx context.Context, err error) Result {
 		Discoveries: a.plan.Discoveries, Recommendation: a.plan.Recommendation, Files: a.files,
 		PR: a.release.PR, GoalStatus: a.review.GoalStatus, Missing: a.review.Missing,
 	}
-	if a.session != nil {
-		u := a.session.Usage()
-		rec.CostUSD, rec.Tokens = u.CostUSD, u.InputTokens+u.OutputTokens
-	}
+	u := a.usage()
+	rec.CostUSD, rec.Tokens = u.CostUSD, u.InputTokens+u.OutputTokens
 	res := Result{Details: comments.Details{ToolOutput: a.output, ToolOutputTitle: a.outTitle}}
 	var end *ending
 	var deferErr *supervisor.DeferError

@@ -2,7 +2,9 @@ package pipeline
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/warden-bot/warden/outcome"
@@ -12,21 +14,17 @@ import (
 // Review, then Release. A review verdict of partial or not_achieved starts
 // another round with what is missing, up to max_rounds.
 func (a *attempt) stages(ctx context.Context) error {
-	if err := a.stage(ctx, StagePlan, a.planStage); err != nil {
-		return err
-	}
 	rounds := max(a.cfg.MaxRounds, 1)
 	for round := 1; ; round++ {
-		for _, s := range []struct {
-			name string
-			fn   func(context.Context) error
-		}{
+		steps := []step{
 			{StageImplement, a.implementStage}, {StageTest, a.testStage},
 			{StageSecurity, a.securityStage}, {StageReview, a.reviewStage},
-		} {
-			if err := a.stage(ctx, s.name, s.fn); err != nil {
-				return err
-			}
+		}
+		if round == 1 {
+			steps = append([]step{{StagePlan, a.planStage}}, steps...)
+		}
+		if err := a.chain(ctx, fmt.Sprintf("pipeline round %d", round), steps); err != nil {
+			return err
 		}
 		if a.review.GoalStatus == "" || a.review.GoalStatus == outcome.GoalAchieved {
 			break
@@ -41,16 +39,15 @@ func (a *attempt) stages(ctx context.Context) error {
 		a.missing = a.review.Missing
 		a.log.Info("review asked for another round", "round", round+1, "missing", a.missing)
 	}
-	return a.stage(ctx, StageRelease, a.releaseStage)
+	return a.chain(ctx, "release", []step{{StageRelease, a.releaseStage}})
 }
 
-// stage runs one stage under the attempt's supervision: the checklist shows
-// it, its duration is measured, and failures are retried by the stage's
-// policy before they end the attempt.
-func (a *attempt) stage(ctx context.Context, name string, fn func(context.Context) error) error {
+// stage runs one try of a stage: the checklist shows it, its duration is
+// measured, and a failure that will be retried shows as running, not failed.
+func (a *attempt) stage(ctx context.Context, name string, fn func(context.Context) error, mayRetry bool) error {
 	a.tr.stage(ctx, name, "running", "")
 	start := time.Now()
-	err := a.supervise(ctx, name, fn)
+	err := a.once(ctx, name, fn)
 	result := "done"
 	if err != nil {
 		result = "failed"
@@ -59,14 +56,24 @@ func (a *attempt) stage(ctx context.Context, name string, fn func(context.Contex
 		a.p.Metrics.StageDuration.WithLabelValues(name, result).Observe(time.Since(start).Seconds())
 	}
 	a.log.Info("stage finished", "stage", name, "result", result, "duration_ms", time.Since(start).Milliseconds(), "err", err)
-	if err == nil {
+	var end *ending
+	switch {
+	case err == nil, errors.As(err, &end):
 		a.tr.stage(ctx, name, "done", "")
-		return nil
+	case mayRetry && retryable(err):
+		a.tr.stage(ctx, name, "running", "retrying after: "+firstLine(summarize(err)))
+	default:
+		a.tr.stage(ctx, name, "failed", "")
 	}
-	if _, ok := err.(*ending); ok {
-		a.tr.stage(ctx, name, "done", "")
-		return err
-	}
-	a.tr.stage(ctx, name, "failed", "")
 	return err
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	if len(s) > 120 {
+		s = s[:120] + "…"
+	}
+	return s
 }

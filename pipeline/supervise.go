@@ -9,35 +9,6 @@ import (
 	"github.com/warden-bot/warden/supervisor"
 )
 
-// supervise runs one stage with its retry policy: transient and hollow
-// failures are retried with backoff (honouring Retry-After), panics are
-// recovered into errors, and a stage that exceeds its timeout is stopped
-// with a cause that classifies as transient. A wait longer than the policy's
-// cap turns into a deferral instead of holding the worker.
-func (a *attempt) supervise(ctx context.Context, name string, fn func(context.Context) error) error {
-	policy := a.retryPolicy(name)
-	var err error
-	for try := 1; ; try++ {
-		err = a.once(ctx, name, fn)
-		if err == nil || ctx.Err() != nil {
-			return err
-		}
-		var end *ending
-		if errors.As(err, &end) {
-			return err
-		}
-		v := outcome.Classify(err)
-		if (v.Class != outcome.Transient && v.Class != outcome.Hollow) || try >= policy.MaxAttempts {
-			return err
-		}
-		d := policy.Delay(try, v.RetryAfter)
-		a.log.Info("stage failed; retrying", "stage", name, "try", try, "delay_ms", d.Milliseconds(), "err", err)
-		if werr := supervisor.Wait(ctx, supervisor.RealClock(), d, policy); werr != nil {
-			return werr
-		}
-	}
-}
-
 // once runs fn with a stage deadline, recovering a panic.
 func (a *attempt) once(ctx context.Context, name string, fn func(context.Context) error) (err error) {
 	timeout := a.cfg.Timeouts.Stage
@@ -52,8 +23,15 @@ func (a *attempt) once(ctx context.Context, name string, fn func(context.Context
 		}
 	}()
 	err = fn(sctx)
-	if err != nil && sctx.Err() != nil && ctx.Err() == nil {
-		err = context.Cause(sctx) // the stage deadline, not the task's cancel
+	if err == nil || sctx.Err() == nil {
+		return err
+	}
+	var stall *supervisor.StallError
+	switch cause := context.Cause(sctx); {
+	case ctx.Err() == nil:
+		return cause // the stage deadline, not the task's cancel
+	case errors.As(cause, &stall):
+		return stall // a watchdog stopped the stage: worth another try
 	}
 	return err
 }

@@ -77,7 +77,7 @@ func (a *attempt) reviewStage(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("diff for review: %w", err)
 	}
-	rv, err := a.session.Review(ctx, agent.ReviewInput{Issue: a.issueInput(), Diff: diff})
+	rv, err := a.askReview(ctx, agent.ReviewInput{Issue: a.issueInput(), Diff: diff})
 	if err != nil {
 		return err
 	}

@@ -1,0 +1,70 @@
+package pipeline
+
+import (
+	"context"
+	"time"
+
+	"github.com/warden-bot/warden/agent"
+	"github.com/warden-bot/warden/supervisor"
+)
+
+// live runs one model call while telling the stage's supervisor that
+// Warden is alive; the reply, whatever it says, counts as progress. A reply
+// that never comes is therefore caught by the stall watchdog, and the
+// heartbeat by itself catches Warden's own code hanging between calls.
+func (a *attempt) live(ctx context.Context, call func() error) error {
+	stop := make(chan struct{})
+	if hb := a.cfg.Timeouts.Heartbeat; hb > 0 {
+		go func() {
+			t := time.NewTicker(max(hb/3, time.Millisecond))
+			defer t.Stop()
+			for {
+				select {
+				case <-stop:
+					return
+				case <-t.C:
+					supervisor.Beat(ctx)
+				}
+			}
+		}()
+	}
+	err := call()
+	close(stop)
+	supervisor.Progress(ctx)
+	return err
+}
+
+func (a *attempt) askEdit(ctx context.Context, stage, prompt string) error {
+	return a.live(ctx, func() error {
+		_, err := a.session.Edit(ctx, stage, prompt, a.apply)
+		return err
+	})
+}
+
+func (a *attempt) askPlan(ctx context.Context, feedback string) (agent.Plan, error) {
+	var plan agent.Plan
+	err := a.live(ctx, func() (err error) {
+		plan, err = a.session.Plan(ctx, a.planInput(feedback))
+		return err
+	})
+	return plan, err
+}
+
+func (a *attempt) askReview(ctx context.Context, in agent.ReviewInput) (agent.Review, error) {
+	var rv agent.Review
+	err := a.live(ctx, func() (err error) {
+		rv, err = a.session.Review(ctx, in)
+		return err
+	})
+	return rv, err
+}
+
+// watched reports whether a stage gets the heartbeat and stall watchdogs:
+// the ones that wait on the model, unless the agent is an external command,
+// which reports no progress and is bounded by its own timeout.
+func (a *attempt) watched(stage string) bool {
+	if _, ok := a.session.(*ExecSession); ok {
+		return false
+	}
+	return stage == StagePlan || stage == StageImplement || stage == StageReview
+}
