@@ -90,10 +90,8 @@ func (a *attempt) stageChild(p *pass, i int, st step) supervisor.ChildSpec {
 	}
 	spec.Start = func(ctx context.Context) error {
 		if i > 0 {
-			select {
-			case <-p.ready[i-1]:
-			case <-ctx.Done():
-				return context.Cause(ctx)
+			if err := a.idle(ctx, p.ready[i-1], 0); err != nil {
+				return err
 			}
 		}
 		if p.over.Load() {
@@ -114,9 +112,15 @@ func (a *attempt) stageChild(p *pass, i int, st step) supervisor.ChildSpec {
 			return nil
 		case errors.Is(context.Cause(ctx), supervisor.ErrShutdown):
 			return err // stopped by the supervisor, which ignores this exit
-		case retryable(err) && n < policy.MaxAttempts:
+		}
+		err = a.count(ctx, st.name, err)
+		switch {
+		case retryable(err) && n < policy.MaxAttempts && !a.tripped(err):
 			last.Store(errBox{err})
 			return err // abnormal exit: the supervisor restarts this stage and those after it
+		}
+		if !errors.As(err, new(*ending)) {
+			a.tr.stage(context.WithoutCancel(ctx), st.name, "failed", "")
 		}
 		p.end(err)
 		return supervisor.Shutdown(err)
@@ -136,7 +140,10 @@ func (a *attempt) beforeRetry(ctx context.Context, stage string, n int, policy s
 	}
 	d := policy.Delay(n-1, retryAfter)
 	a.log.Info("stage failed; restarting", "stage", stage, "try", n, "delay_ms", d.Milliseconds())
-	if err := supervisor.Wait(ctx, supervisor.RealClock(), d, policy); err != nil {
+	if policy.Max > 0 && d > policy.Max {
+		return &supervisor.DeferError{After: d}
+	}
+	if err := a.idle(ctx, nil, d); err != nil {
 		return err
 	}
 	if stage == StageImplement {

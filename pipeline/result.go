@@ -74,15 +74,12 @@ func (a *attempt) failure(ctx context.Context, rec outcome.Record, err error) ou
 	rec.FailureClass = v.Class
 	rec.Stage = stage
 	rec.Summary = summarize(err)
-	if v.Class == outcome.ContractFailure {
-		rec.Fingerprint = outcome.ContractFingerprint(stage, "unparseable or unappliable reply")
-	} else {
-		rec.Fingerprint = outcome.Fingerprint(stage, v.Class, err.Error())
-	}
+	rec.Fingerprint = fingerprint(stage, v, err)
 	if rec.Obstacle.Detail == "" {
 		rec.Obstacle = outcome.Obstacle{Kind: string(v.Class), Detail: rec.Summary}
 	}
-	tripped := a.tripped(ctx, rec.Fingerprint, v)
+	err = a.count(ctx, stage, err)
+	tripped := a.tripped(err)
 	switch {
 	case v.Class == outcome.Canceled:
 		rec.Outcome = outcome.Escalated
@@ -98,14 +95,44 @@ func (a *attempt) failure(ctx context.Context, rec outcome.Record, err error) ou
 	return rec
 }
 
-// tripped counts the fingerprint for this issue across attempts; the same
-// failure circuit_breaker.limit times ends the task.
-func (a *attempt) tripped(ctx context.Context, fp string, v outcome.Verdict) bool {
-	if a.p.Counter == nil || v.Class == outcome.Canceled || (v.Class == outcome.Transient && !v.Fallback) {
-		return false // transient failures are expected to repeat; only fallbacks count
+// counted is a failure the breaker has counted, with the count so far.
+type counted struct {
+	error
+	n int64
+}
+
+func (c *counted) Unwrap() error { return c.error }
+
+// count counts the failure's fingerprint for this issue, across attempts,
+// and returns err marked with the count. A failed try is counted once: by
+// the stage's supervisor as it fails, or as the attempt ends if no stage
+// did. Transient failures are expected to repeat; only fallbacks count.
+func (a *attempt) count(ctx context.Context, stage string, err error) error {
+	v := outcome.Classify(err)
+	var c *counted
+	var end *ending
+	if a.p.Counter == nil || v.Class == outcome.Canceled || (v.Class == outcome.Transient && !v.Fallback) || errors.As(err, &c) || errors.As(err, &end) {
+		return err
 	}
-	n, err := a.p.Counter.Incr(context.WithoutCancel(ctx), fmt.Sprintf("%s#%d:%s", a.t.Repo, a.t.Issue, fp))
-	return err == nil && n >= int64(max(a.cfg.CircuitBreaker.Limit, 1))
+	n, ierr := a.p.Counter.Incr(context.WithoutCancel(ctx), fmt.Sprintf("%s#%d:%s", a.t.Repo, a.t.Issue, fingerprint(stage, v, err)))
+	if ierr != nil {
+		a.log.Warn("fingerprint not counted", "err", ierr)
+		return err
+	}
+	return &counted{err, n}
+}
+
+// tripped reports whether a counted failure reached circuit_breaker.limit.
+func (a *attempt) tripped(err error) bool {
+	var c *counted
+	return errors.As(err, &c) && c.n >= int64(max(a.cfg.CircuitBreaker.Limit, 1))
+}
+
+func fingerprint(stage string, v outcome.Verdict, err error) string {
+	if v.Class == outcome.ContractFailure {
+		return outcome.ContractFingerprint(stage, "unparseable or unappliable reply")
+	}
+	return outcome.Fingerprint(stage, v.Class, err.Error())
 }
 
 func summarize(err error) string {

@@ -57,13 +57,14 @@ func (a *attempt) stage(ctx context.Context, name string, fn func(context.Contex
 	}
 	a.log.Info("stage finished", "stage", name, "result", result, "duration_ms", time.Since(start).Milliseconds(), "err", err)
 	var end *ending
+	bg := context.WithoutCancel(ctx) // a watchdog may have canceled ctx
 	switch {
 	case err == nil, errors.As(err, &end):
-		a.tr.stage(ctx, name, "done", "")
+		a.tr.stage(bg, name, "done", "")
 	case mayRetry && retryable(err):
-		a.tr.stage(ctx, name, "running", "retrying after: "+firstLine(summarize(err)))
+		a.tr.stage(bg, name, "running", "retrying after: "+firstLine(summarize(err)))
 	default:
-		a.tr.stage(ctx, name, "failed", "")
+		a.tr.stage(bg, name, "failed", "")
 	}
 	return err
 }

@@ -14,9 +14,9 @@ import (
 // heartbeat by itself catches Warden's own code hanging between calls.
 func (a *attempt) live(ctx context.Context, call func() error) error {
 	stop := make(chan struct{})
-	if hb := a.cfg.Timeouts.Heartbeat; hb > 0 {
+	if a.cfg.Timeouts.Heartbeat > 0 {
 		go func() {
-			t := time.NewTicker(max(hb/3, time.Millisecond))
+			t := time.NewTicker(a.keepalive())
 			defer t.Stop()
 			for {
 				select {
@@ -67,4 +67,42 @@ func (a *attempt) watched(stage string) bool {
 		return false
 	}
 	return stage == StagePlan || stage == StageImplement || stage == StageReview
+}
+
+// idle waits for ready to close, or for d when ready is nil, telling the
+// watchdogs that waiting is not stalling: a stage waiting for its
+// predecessor or for its backoff has not started work yet.
+func (a *attempt) idle(ctx context.Context, ready <-chan struct{}, d time.Duration) error {
+	var timeout <-chan time.Time
+	if ready == nil {
+		t := time.NewTimer(d)
+		defer t.Stop()
+		timeout = t.C
+	}
+	tick := time.NewTicker(a.keepalive())
+	defer tick.Stop()
+	defer supervisor.Progress(ctx)
+	for {
+		select {
+		case <-ready:
+			return nil
+		case <-timeout:
+			return nil
+		case <-ctx.Done():
+			return context.Cause(ctx)
+		case <-tick.C:
+			supervisor.Progress(ctx)
+		}
+	}
+}
+
+// keepalive is how often a live stage signals: well inside the shortest watchdog.
+func (a *attempt) keepalive() time.Duration {
+	d := time.Minute
+	for _, w := range []time.Duration{a.cfg.Timeouts.Heartbeat, a.cfg.Timeouts.Stall} {
+		if w > 0 {
+			d = min(d, w/3)
+		}
+	}
+	return max(d, time.Millisecond)
 }

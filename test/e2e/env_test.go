@@ -35,6 +35,9 @@ type world struct {
 
 type option func(env map[string]string)
 
+// tagsKey in an option's env names the build tags of the bot binary.
+const tagsKey = "\x00tags"
+
 func newWorld(t *testing.T, files map[string]string, opts ...option) *world {
 	t.Helper()
 	if files == nil {
@@ -66,7 +69,9 @@ func newWorld(t *testing.T, files map[string]string, opts ...option) *world {
 	for _, o := range opts {
 		o(env)
 	}
-	w.bot = harness.StartBot(t, env)
+	bin := harness.BuildBinaryTags(t, env[tagsKey])
+	delete(env, tagsKey)
+	w.bot = harness.StartBinary(t, bin, env)
 	return w
 }
 

@@ -14,32 +14,40 @@ import (
 	"time"
 )
 
-var (
-	buildOnce sync.Once
-	binPath   string
-	buildErr  error
-)
+var builds sync.Map // tags → *build
+
+type build struct {
+	once sync.Once
+	path string
+	err  error
+}
 
 // BuildBinary builds ./cmd/bot once per test process.
-func BuildBinary(t testing.TB) string {
+func BuildBinary(t testing.TB) string { return BuildBinaryTags(t, "") }
+
+// BuildBinaryTags builds ./cmd/bot with build tags (e.g. "chaos", which
+// compiles in the fault injection end-to-end tests use), once per process.
+func BuildBinaryTags(t testing.TB, tags string) string {
 	t.Helper()
-	buildOnce.Do(func() {
+	v, _ := builds.LoadOrStore(tags, &build{})
+	b := v.(*build)
+	b.once.Do(func() {
 		dir, err := os.MkdirTemp("", "warden-bin-")
 		if err != nil {
-			buildErr = err
+			b.err = err
 			return
 		}
-		binPath = filepath.Join(dir, "bot")
-		cmd := exec.Command("go", "build", "-o", binPath, "./cmd/bot")
+		b.path = filepath.Join(dir, "bot")
+		cmd := exec.Command("go", "build", "-tags", tags, "-o", b.path, "./cmd/bot")
 		cmd.Dir = Root(t)
 		if out, err := cmd.CombinedOutput(); err != nil {
-			buildErr = fmt.Errorf("go build: %v\n%s", err, out)
+			b.err = fmt.Errorf("go build -tags %q: %v\n%s", tags, err, out)
 		}
 	})
-	if buildErr != nil {
-		t.Fatal(buildErr)
+	if b.err != nil {
+		t.Fatal(b.err)
 	}
-	return binPath
+	return b.path
 }
 
 // Bot is a running `bot serve`.
@@ -75,7 +83,12 @@ func FreeAddr(t testing.TB) string {
 // but PATH, HOME and Go's variables), waits for /healthz, and stops it at cleanup.
 func StartBot(t testing.TB, env map[string]string, args ...string) *Bot {
 	t.Helper()
-	bin := BuildBinary(t)
+	return StartBinary(t, BuildBinary(t), env, args...)
+}
+
+// StartBinary is StartBot with a given binary (see BuildBinaryTags).
+func StartBinary(t testing.TB, bin string, env map[string]string, args ...string) *Bot {
+	t.Helper()
 	addr := FreeAddr(t)
 	b := &Bot{t: t, url: "http://" + addr, done: make(chan struct{})}
 	b.cmd = exec.Command(bin, append([]string{"serve"}, args...)...)

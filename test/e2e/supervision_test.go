@@ -1,0 +1,111 @@
+package e2e
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/warden-bot/warden/outcome"
+	"github.com/warden-bot/warden/test/fakemodel"
+)
+
+// withConfig is the calc repository with its .github/warden.yml replaced.
+func withConfig(yml string) map[string]string {
+	return withFiles(map[string]string{".github/warden.yml": yml})
+}
+
+// chaosBinary runs the bot built with -tags chaos, with WARDEN_CHAOS set.
+func chaosBinary(spec string) option {
+	return func(env map[string]string) {
+		env[tagsKey] = "chaos"
+		env["WARDEN_CHAOS"] = spec
+	}
+}
+
+// A model reply that hangs past timeouts.stall is cut off by the stall
+// watchdog, Implement restarts, and the task completes on the retry.
+func TestStalledReplyIsRetried(t *testing.T) {
+	w := newWorld(t, withConfig("test: go test ./...\nmax_fix_attempts: 2\ntimeouts:\n  stall: 2s\n  heartbeat: 1s\n"))
+	var implements atomic.Int32
+	w.model.Script(func(r fakemodel.Request) fakemodel.Reply {
+		if r.Stage == "implement" && implements.Add(1) == 1 {
+			return fakemodel.Reply{Hang: 5 * time.Minute}
+		}
+		return happyScript(r)
+	})
+	w.label(50, "Add returns the difference", "calc.Add(2, 3) returns -1.", "warden:maintenance", "alice")
+	rec := w.outcomeOf(50, 120*time.Second)
+	if rec.Outcome != outcome.Completed || rec.PR == 0 {
+		t.Fatalf("record = %+v\n%s", rec, tail(w.bot.Logs(), 4000))
+	}
+	if n := implements.Load(); n != 2 {
+		t.Fatalf("implement requests = %d, want 2 (one hung, one retried)", n)
+	}
+	logs := w.bot.Logs()
+	if !strings.Contains(logs, "stalled") {
+		t.Fatalf("no stall event logged:\n%s", tail(logs, 4000))
+	}
+	// The detection latency: how long the stalled try ran before it was stopped.
+	m := regexp.MustCompile(`"stage":"Implement","result":"failed","duration_ms":(\d+)`).FindStringSubmatch(logs)
+	if m == nil {
+		t.Fatalf("no failed Implement try logged:\n%s", tail(logs, 4000))
+	}
+	ms, _ := strconv.Atoi(m[1])
+	t.Logf("stall detected after %d ms (timeouts.stall 2000 ms)", ms)
+	if ms < 2000 {
+		t.Fatalf("stall detected after %d ms, before the 2 s timeout", ms)
+	}
+}
+
+// A panic inside a stage is contained: the outcome comment names the
+// stage, and the worker goes on to the next task.
+func TestPanicInStageBecomesOutcome(t *testing.T) {
+	w := newWorld(t, calcRepo(), chaosBinary("panic:Security"))
+	w.model.Script(happyScript)
+	for _, n := range []int{51, 52} {
+		w.label(n, "Add returns the difference", "calc.Add(2, 3) returns -1.", "warden:maintenance", "alice")
+		rec := w.outcomeOf(n, 120*time.Second)
+		if rec.Outcome != outcome.Escalated || rec.Stage != "Security" || rec.FailureClass != outcome.Deterministic {
+			t.Fatalf("issue %d: record = %+v", n, rec)
+		}
+		body := w.commentWith(n, "<!-- warden:outcome")
+		if !strings.Contains(body, "Security") || !strings.Contains(body, "panic") {
+			t.Fatalf("issue %d: outcome comment does not name the stage and the panic:\n%s", n, body)
+		}
+	}
+	select {
+	case <-w.bot.Done():
+		t.Fatalf("the bot died:\n%s", tail(w.bot.Logs(), 4000))
+	default:
+	}
+	if len(w.gh.Pulls(repo)) != 0 {
+		t.Fatal("a PR was opened past a crashed Security stage")
+	}
+}
+
+// The same unclassified failure three times trips the fingerprint breaker:
+// Release stops after the third push instead of using all five tries of
+// its aggressive policy, and the task is escalated saying why.
+func TestRepeatedFailureTripsBreaker(t *testing.T) {
+	w := newWorld(t, calcRepo())
+	w.model.Script(happyScript)
+	pushes := filepath.Join(t.TempDir(), "pushes")
+	hook := "#!/bin/sh\necho push >> " + pushes + "\necho 'quota policy: this repository refuses new branches' >&2\nexit 1\n"
+	if err := os.WriteFile(filepath.Join(w.bare, "hooks", "pre-receive"), []byte(hook), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	w.label(53, "Add returns the difference", "calc.Add(2, 3) returns -1.", "warden:maintenance", "alice")
+	rec := w.outcomeOf(53, 120*time.Second)
+	if rec.Outcome != outcome.Escalated || rec.Stage != "Release" || !strings.Contains(rec.Summary, "same failure happened 3 times") {
+		t.Fatalf("record = %+v\n%s", rec, tail(w.bot.Logs(), 4000))
+	}
+	data, _ := os.ReadFile(pushes)
+	if n := strings.Count(string(data), "push"); n != 3 {
+		t.Fatalf("pushes = %d, want 3", n)
+	}
+}
