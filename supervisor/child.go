@@ -10,6 +10,7 @@ import (
 type child struct {
 	cancel context.CancelCauseFunc
 	done   chan struct{} // closed when Start has returned
+	over   chan struct{} // the done of the Run that started it
 	beats  *beats
 }
 
@@ -48,7 +49,7 @@ func (s *Supervisor) start(i int) {
 	sl := s.slots[i]
 	sl.ended = false
 	ctx, cancel := context.WithCancelCause(s.base)
-	c := &child{cancel: cancel, done: make(chan struct{}), beats: &beats{beat: make(chan struct{}, 1), progress: make(chan struct{}, 1)}}
+	c := &child{cancel: cancel, done: make(chan struct{}), over: s.done, beats: &beats{beat: make(chan struct{}, 1), progress: make(chan struct{}, 1)}}
 	ctx = context.WithValue(ctx, beatsKey{}, c.beats)
 	sl.cur = c
 	s.emit(EventStarted, sl.spec.Name, nil)
@@ -72,7 +73,7 @@ func (s *Supervisor) run(ctx context.Context, spec ChildSpec, c *child) {
 	close(c.done)
 	select {
 	case s.exits <- exit{c: c, err: err}:
-	case <-s.done:
+	case <-c.over:
 	}
 }
 

@@ -32,6 +32,13 @@ func (r *restarts) add(now time.Time) bool {
 	return r.countLocked(now) <= r.max
 }
 
+// reset forgets all restarts.
+func (r *restarts) reset() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.next, r.n = 0, 0
+}
+
 // count is the number of restarts within the period ending at now.
 func (r *restarts) count(now time.Time) int {
 	r.mu.Lock()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 )
 
 // Supervisor runs children and restarts them as its spec says. One
@@ -13,12 +14,14 @@ type Supervisor struct {
 	spec     Spec
 	clk      Clock
 	restarts *restarts
+	children []ChildSpec // as given to New: what each Run starts from
 	slots    []*slot
 	base     context.Context // children's parent: values of Run's ctx, not its cancel
 	exits    chan exit
 	cmds     chan func()
-	done     chan struct{}
-	reason   error // the first Shutdown reason of a significant child
+	mu       sync.Mutex    // guards done, which a new Run replaces once closed
+	done     chan struct{} // closed when Run returns
+	reason   error         // the first Shutdown reason of a significant child
 }
 
 // slot is one child's place in start order; cur is nil while not running.
@@ -44,13 +47,8 @@ func New(spec Spec, children ...ChildSpec) *Supervisor {
 	if spec.Clock == nil {
 		spec.Clock = RealClock()
 	}
-	s := &Supervisor{spec: spec, clk: spec.Clock, exits: make(chan exit), cmds: make(chan func()), done: make(chan struct{})}
+	s := &Supervisor{spec: spec, clk: spec.Clock, children: children, exits: make(chan exit), cmds: make(chan func()), done: make(chan struct{})}
 	s.restarts = newRestarts(max(spec.Intensity, 0), spec.Period)
-	if spec.Strategy != SimpleOneForOne {
-		for _, c := range children {
-			s.slots = append(s.slots, &slot{spec: c})
-		}
-	}
 	return s
 }
 
@@ -58,8 +56,12 @@ func New(spec Spec, children ...ChildSpec) *Supervisor {
 // stopped in reverse start order and ctx's cause returned), restart
 // intensity is exceeded (*IntensityExceeded), or auto-shutdown applies (nil,
 // or the first Shutdown reason a significant child gave).
+//
+// Run may be called again after it returned — a supervisor restarted as
+// another's child (Start: inner.Run) — and starts afresh from New's
+// children with an empty restart history, as an OTP supervisor's init does.
 func (s *Supervisor) Run(ctx context.Context) error {
-	defer close(s.done)
+	defer close(s.begin())
 	s.base = context.WithoutCancel(ctx)
 	s.emit(EventSupervisorStarted, "", nil)
 	for i := range s.slots {
@@ -87,6 +89,26 @@ func (s *Supervisor) Run(ctx context.Context) error {
 	}
 }
 
+// begin readies the state of one Run and returns its done channel.
+func (s *Supervisor) begin() chan struct{} {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	select {
+	case <-s.done: // a previous Run returned
+		s.done = make(chan struct{})
+	default:
+	}
+	s.restarts.reset()
+	s.reason = nil
+	s.slots = nil
+	if s.spec.Strategy != SimpleOneForOne {
+		for _, c := range s.children {
+			s.slots = append(s.slots, &slot{spec: c})
+		}
+	}
+	return s.done
+}
+
 // StartChild adds a child and starts it (OTP's start_child; the way
 // SimpleOneForOne supervisors get children). It waits for Run to take it.
 func (s *Supervisor) StartChild(ctx context.Context, c ChildSpec) error {
@@ -110,12 +132,18 @@ func (s *Supervisor) Running(ctx context.Context) ([]string, error) {
 }
 
 func (s *Supervisor) call(ctx context.Context, fn func()) error {
+	if ctx.Err() != nil { // not left to select's random choice against a ready Run
+		return context.Cause(ctx)
+	}
+	s.mu.Lock()
+	done := s.done
+	s.mu.Unlock()
 	ran := make(chan struct{})
 	select {
 	case s.cmds <- func() { fn(); close(ran) }:
 		<-ran
 		return nil
-	case <-s.done:
+	case <-done:
 		return ErrNotRunning
 	case <-ctx.Done():
 		return context.Cause(ctx)

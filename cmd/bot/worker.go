@@ -33,6 +33,8 @@ func (a *app) startWorker(ctx context.Context, errc chan<- error) (*asynq.Server
 	if err != nil {
 		return nil, err
 	}
+	sink := newEventSink(ctx, a.log, a.metrics, jobs.NewPublisher(a.backend.RDB, host), comments.NewRedactor(a.cfg.Secrets()...))
+	p.OnEvent = sink.supervisor
 	w := &jobs.Worker{
 		Pipeline: &githubRunner{a: a, p: p, redactor: comments.NewRedactor(a.cfg.Secrets()...)},
 		Flags:    jobs.NewFlags(a.backend.RDB),

@@ -1,11 +1,16 @@
 package e2e
 
 import (
+	"context"
+	"github.com/redis/go-redis/v9"
+	"github.com/warden-bot/warden/jobs"
+	"github.com/warden-bot/warden/test/harness"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -38,6 +43,7 @@ func TestStalledReplyIsRetried(t *testing.T) {
 		}
 		return happyScript(r)
 	})
+	events := w.observe()
 	w.label(50, "Add returns the difference", "calc.Add(2, 3) returns -1.", "warden:maintenance", "alice")
 	rec := w.outcomeOf(50, 120*time.Second)
 	if rec.Outcome != outcome.Completed || rec.PR == 0 {
@@ -50,6 +56,7 @@ func TestStalledReplyIsRetried(t *testing.T) {
 	if !strings.Contains(logs, "stalled") {
 		t.Fatalf("no stall event logged:\n%s", tail(logs, 4000))
 	}
+	w.eventually(10*time.Second, func() bool { return events.has("stalled", "acme/calc#50", "Implement") }, "no stalled event published for bot observe")
 	// The detection latency: how long the stalled try ran before it was stopped.
 	m := regexp.MustCompile(`"stage":"Implement","result":"failed","duration_ms":(\d+)`).FindStringSubmatch(logs)
 	if m == nil {
@@ -108,4 +115,39 @@ func TestRepeatedFailureTripsBreaker(t *testing.T) {
 	if n := strings.Count(string(data), "push"); n != 3 {
 		t.Fatalf("pushes = %d, want 3", n)
 	}
+}
+
+// observed collects the events every worker publishes (what `bot observe` shows).
+type observed struct {
+	mu sync.Mutex
+	ev []jobs.Event
+}
+
+func (w *world) observe() *observed {
+	w.t.Helper()
+	o := &observed{}
+	rdb := redis.NewClient(&redis.Options{Addr: harness.RedisAddr(w.t)})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	w.t.Cleanup(func() { cancel(); <-done; rdb.Close() })
+	go func() {
+		defer close(done)
+		_ = jobs.Subscribe(ctx, rdb, func(e jobs.Event, _ []byte) {
+			o.mu.Lock()
+			o.ev = append(o.ev, e)
+			o.mu.Unlock()
+		})
+	}()
+	return o
+}
+
+func (o *observed) has(kind, task, stage string) bool {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	for _, e := range o.ev {
+		if e.Kind == kind && e.Task == task && e.Stage == stage {
+			return true
+		}
+	}
+	return false
 }
