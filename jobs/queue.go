@@ -155,7 +155,7 @@ func (q *Queue) Resume(ctx context.Context) error {
 	if err := q.inspector.UnpauseQueue(QueueDefault); err != nil && !isQueueState(err) {
 		return fmt.Errorf("resume queue: %w", err)
 	}
-	return q.flags.rdb.Del(ctx, keyPrefix+"systemic").Err()
+	return q.flags.rdb.Del(ctx, systemicKey).Err()
 }
 
 // isQueueState is asynq's answer when the queue is already (un)paused or has

@@ -35,6 +35,9 @@ func (a *app) startWorker(ctx context.Context, errc chan<- error) (*asynq.Server
 	}
 	sink := newEventSink(ctx, a.log, a.metrics, jobs.NewPublisher(a.backend.RDB, host), comments.NewRedactor(a.cfg.Secrets()...))
 	p.OnEvent = sink.supervisor
+	sys := newSystemic(a, sink)
+	p.OnTerminal = sys.onTerminal
+	go sys.retryPending(ctx, 10*time.Second)
 	w := &jobs.Worker{
 		Pipeline: &githubRunner{a: a, p: p, redactor: comments.NewRedactor(a.cfg.Secrets()...)},
 		Flags:    jobs.NewFlags(a.backend.RDB),

@@ -227,3 +227,16 @@ func sortedKeys[V any](m map[int]V) []int {
 	slices.Sort(keys)
 	return keys
 }
+
+// IssuesTitled returns the repository's issues with the given title.
+func (s *Server) IssuesTitled(repo, title string) []Issue {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []Issue
+	for _, is := range s.repos[repo].issues {
+		if is.Title == title {
+			out = append(out, *is)
+		}
+	}
+	return out
+}

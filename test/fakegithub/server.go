@@ -81,7 +81,8 @@ func (s *Server) PrivateKeyPEM() []byte {
 // AddInstallation makes an installation known.
 func (s *Server) AddInstallation(id int64) { s.mu.Lock(); s.installs[id] = true; s.mu.Unlock() }
 
-// FailNext makes the next n requests matching method and path prefix fail.
+// FailNext makes the next n requests matching method and path prefix fail;
+// a prefix ending in "$" matches that path exactly.
 func (s *Server) FailNext(method, pathPrefix string, n, status int, body []byte, headers map[string]string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -164,7 +165,7 @@ func (s *Server) takeFault(r *http.Request) *fault {
 		return &fault{status: 502, body: []byte(`{"message":"Server Error"}`)}
 	}
 	for _, f := range s.faults {
-		if f.n > 0 && (f.method == "" || f.method == r.Method) && strings.HasPrefix(r.URL.Path, f.prefix) {
+		if f.n > 0 && (f.method == "" || f.method == r.Method) && matchPath(r.URL.Path, f.prefix) {
 			f.n--
 			return f
 		}
@@ -180,4 +181,11 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 
 func notFound(w http.ResponseWriter) {
 	writeJSON(w, 404, map[string]string{"message": "Not Found", "documentation_url": "https://docs.github.com/rest"})
+}
+
+func matchPath(path, prefix string) bool {
+	if exact, ok := strings.CutSuffix(prefix, "$"); ok {
+		return path == exact
+	}
+	return strings.HasPrefix(path, prefix)
 }
