@@ -14,11 +14,12 @@ type Queue struct {
 	client    *asynq.Client
 	inspector *asynq.Inspector
 	flags     *Flags
+	needs     *Interventions
 }
 
 // NewQueue opens an asynq client and inspector on the backend.
 func NewQueue(b *Backend) *Queue {
-	return &Queue{client: asynq.NewClient(b.Opt), inspector: asynq.NewInspector(b.Opt), flags: NewFlags(b.RDB)}
+	return &Queue{client: asynq.NewClient(b.Opt), inspector: asynq.NewInspector(b.Opt), flags: NewFlags(b.RDB), needs: NewInterventions(b.RDB)}
 }
 
 // Close releases the client and inspector connections.
@@ -48,6 +49,12 @@ func (q *Queue) EnqueueRun(ctx context.Context, p RunPayload, opts ...asynq.Opti
 	}
 	if err := q.flags.ClearCancel(ctx, p.Repo, p.Issue); err != nil {
 		return 0, err
+	}
+	if p.Reason == ReasonLabel || p.Reason == ReasonRetry {
+		// A maintainer asking again is the explicit reset NEEDS_INTERVENTION waits for.
+		if _, err := q.needs.Reset(ctx, p.Repo, p.Issue); err != nil {
+			return 0, err
+		}
 	}
 	for range 2 {
 		_, err = q.client.EnqueueContext(ctx, task)

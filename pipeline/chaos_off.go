@@ -3,4 +3,4 @@
 package pipeline
 
 // chaos is a no-op outside test binaries built with -tags chaos.
-func chaos(string) {}
+func chaos(stage, dir string) {}

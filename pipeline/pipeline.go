@@ -34,6 +34,9 @@ type Result struct {
 	Record   outcome.Record
 	Details  comments.Details
 	DeferFor time.Duration
+	// Intervention is why a supervisor gave up (restart intensity
+	// exceeded): the task is NEEDS_INTERVENTION until a maintainer resets it.
+	Intervention string
 }
 
 // Session is the model side of one attempt (agent.Session, or the exec agent).
@@ -63,6 +66,8 @@ type Pipeline struct {
 	// OnEvent is told of every supervisor event of every attempt (logs,
 	// metrics, `bot observe`); it must not block. May be nil.
 	OnEvent func(t Task, e supervisor.Event)
+	// OnIntervention is told of a task entering NEEDS_INTERVENTION; may be nil.
+	OnIntervention func(ctx context.Context, t Task, reason string)
 	// OnTerminal is told of every attempt that ended for good (systemic detector).
 	OnTerminal func(ctx context.Context, t Task, rec outcome.Record)
 }

@@ -2,8 +2,11 @@ package pipeline
 
 import (
 	"context"
+	"errors"
+	"time"
 
 	"github.com/warden-bot/warden/outcome"
+	"github.com/warden-bot/warden/supervisor"
 )
 
 type outcomeRecord = outcome.Record
@@ -32,6 +35,12 @@ func (a *attempt) report(ctx context.Context, res *Result) {
 	}
 	if a.p.OnOutcome != nil {
 		a.p.OnOutcome(ctx, a.t, rec)
+	}
+	if res.Intervention != "" {
+		a.event(supervisor.Event{Time: time.Now(), Kind: supervisor.EventNeedsIntervention, Supervisor: "attempt", Err: errors.New(res.Intervention)})
+		if a.p.OnIntervention != nil {
+			a.p.OnIntervention(ctx, a.t, res.Intervention)
+		}
 	}
 	if rec.Outcome == outcome.Escalated && rec.FailureClass != outcome.Canceled && a.p.OnTerminal != nil {
 		a.p.OnTerminal(ctx, a.t, rec)

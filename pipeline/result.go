@@ -22,6 +22,7 @@ func (a *attempt) result(ctx context.Context, err error) Result {
 	res := Result{Details: comments.Details{ToolOutput: a.output, ToolOutputTitle: a.outTitle}}
 	var end *ending
 	var deferErr *supervisor.DeferError
+	var gaveUp *supervisor.IntensityExceeded
 	switch {
 	case err == nil:
 		rec.Outcome = outcome.Completed
@@ -35,6 +36,11 @@ func (a *attempt) result(ctx context.Context, err error) Result {
 		rec.Outcome, rec.FailureClass = outcome.Deferred, outcome.Transient
 		rec.Summary = "A dependency asked Warden to wait; it will try again later."
 		res.DeferFor = deferErr.After
+	case errors.As(err, &gaveUp):
+		rec = a.failure(ctx, rec, err)
+		rec.Outcome = outcome.Escalated
+		rec.Summary = fmt.Sprintf("Warden's supervisor gave up: %s. The task needs a maintainer's look; `/%s retry` starts it afresh.", summarize(err), a.p.Prefix)
+		res.Intervention = gaveUp.Error()
 	default:
 		rec = a.failure(ctx, rec, err)
 	}

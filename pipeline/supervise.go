@@ -22,7 +22,7 @@ func (a *attempt) once(ctx context.Context, name string, fn func(context.Context
 			err = supervisor.NewPanicError(r)
 		}
 	}()
-	chaos(name)
+	chaos(name, a.wt.Dir)
 	err = fn(sctx)
 	if err == nil || sctx.Err() == nil {
 		return err

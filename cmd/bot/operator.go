@@ -27,10 +27,14 @@ type taskView struct {
 	jobs.RunPayload
 }
 
-// apiTasks lists tasks by state (?state=active|pending|scheduled|retry|archived).
+// apiTasks lists tasks by state
+// (?state=active|pending|scheduled|retry|archived|needs_intervention).
 func (a *app) apiTasks(c echo.Context) error {
 	ins := a.queue.Inspector()
 	state := c.QueryParam("state")
+	if state == "needs_intervention" {
+		return a.apiInterventions(c)
+	}
 	list := map[string]func(string, ...asynq.ListOption) ([]*asynq.TaskInfo, error){
 		"active": ins.ListActiveTasks, "pending": ins.ListPendingTasks, "scheduled": ins.ListScheduledTasks,
 		"retry": ins.ListRetryTasks, "archived": ins.ListArchivedTasks,
@@ -74,4 +78,19 @@ func (a *app) apiHistory(c echo.Context) error {
 		fmt.Fprintln(c.Response(), l)
 	}
 	return nil
+}
+
+// apiInterventions lists the tasks whose supervisor gave up and that wait
+// for a maintainer's reset.
+func (a *app) apiInterventions(c echo.Context) error {
+	list, err := jobs.NewInterventions(a.backend.RDB).List(c.Request().Context())
+	if err != nil {
+		return c.JSON(http.StatusServiceUnavailable, map[string]string{"status": "unavailable"})
+	}
+	out := make([]taskView, 0, len(list))
+	for _, v := range list {
+		out = append(out, taskView{ID: jobs.RunTaskID(v.Repo, v.Issue), Queue: jobs.QueueDefault, State: "needs_intervention", Type: jobs.TypeRun,
+			Error: v.Reason, RunPayload: jobs.RunPayload{Repo: v.Repo, Issue: v.Issue, Installation: v.Installation, Mode: v.Mode}})
+	}
+	return c.JSON(http.StatusOK, out)
 }

@@ -37,6 +37,13 @@ func (a *app) startWorker(ctx context.Context, errc chan<- error) (*asynq.Server
 	p.OnEvent = sink.supervisor
 	sys := newSystemic(a, sink)
 	p.OnTerminal = sys.onTerminal
+	needs := jobs.NewInterventions(a.backend.RDB)
+	p.OnIntervention = func(ctx context.Context, t pipeline.Task, reason string) {
+		v := jobs.Intervention{Repo: t.Repo, Issue: t.Issue, Installation: t.Installation, Mode: t.Mode, Reason: reason}
+		if err := needs.Mark(ctx, v); err != nil {
+			a.log.Error("task not marked as needing intervention", "task", jobs.IssueKey(t.Repo, t.Issue), "err", err)
+		}
+	}
 	go sys.retryPending(ctx, 10*time.Second)
 	w := &jobs.Worker{
 		Pipeline: &githubRunner{a: a, p: p, redactor: comments.NewRedactor(a.cfg.Secrets()...)},

@@ -2,9 +2,11 @@ package e2e
 
 import (
 	"context"
+	"encoding/json"
 	"github.com/redis/go-redis/v9"
 	"github.com/warden-bot/warden/jobs"
 	"github.com/warden-bot/warden/test/harness"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -156,4 +158,54 @@ func (o *observed) at(kind, task string) (time.Time, bool) {
 		}
 	}
 	return time.Time{}, false
+}
+
+// A worktree that git calls corrupt restarts the attempt from Plan on a
+// fresh one (one_for_all); corrupt again, the supervisor gives up: the
+// task is escalated and listed as needing intervention until a
+// maintainer's `/warden retry` resets it.
+func TestCorruptWorktreeNeedsIntervention(t *testing.T) {
+	w := newWorld(t, calcRepo(), chaosBinary("corrupt:Security"), func(env map[string]string) { env["WARDEN_UI_PASSWORD"] = "op-pass" })
+	w.model.Script(happyScript)
+	w.label(54, "Add returns the difference", "calc.Add(2, 3) returns -1.", "warden:maintenance", "alice")
+	rec := w.outcomeOf(54, 120*time.Second)
+	if rec.Outcome != outcome.Escalated || !strings.Contains(rec.Summary, "supervisor gave up") || !strings.Contains(rec.Summary, "/warden retry") {
+		t.Fatalf("record = %+v\n%s", rec, tail(w.bot.Logs(), 4000))
+	}
+	plans := 0
+	for _, r := range w.model.Requests() {
+		if r.Stage == "plan" {
+			plans++
+		}
+	}
+	if plans != 2 {
+		t.Fatalf("plan requests = %d, want 2 (the attempt restarted from Plan once)", plans)
+	}
+	if got := w.interventions(); len(got) != 1 || got[0].Issue != 54 || got[0].State != "needs_intervention" {
+		t.Fatalf("needs_intervention = %+v", got)
+	}
+	w.comment(54, "/warden retry", "alice")
+	w.eventually(10*time.Second, func() bool { return len(w.interventions()) == 0 }, "retry did not reset the intervention")
+}
+
+type taskView struct {
+	State string `json:"state"`
+	Repo  string `json:"repo"`
+	Issue int    `json:"issue"`
+}
+
+func (w *world) interventions() []taskView {
+	w.t.Helper()
+	req, _ := http.NewRequest(http.MethodGet, w.bot.URL()+"/api/tasks?state=needs_intervention", nil)
+	req.SetBasicAuth("admin", "op-pass")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var out []taskView
+	if err := json.NewDecoder(resp.Body).Decode(&out); err != nil || resp.StatusCode != http.StatusOK {
+		w.t.Fatalf("GET /api/tasks?state=needs_intervention: %d %v", resp.StatusCode, err)
+	}
+	return out
 }

@@ -26,7 +26,11 @@ func (w *world) comment(n int, body, sender string) int {
 	r["full_name"], r["name"] = repo, name
 	r["owner"].(map[string]any)["login"] = owner
 	is := m["issue"].(map[string]any)
-	is["number"], is["labels"], is["pull_request"] = n, []any{}, nil
+	var labels []any
+	for _, l := range w.gh.Labels(repo, n) {
+		labels = append(labels, map[string]any{"name": l})
+	}
+	is["number"], is["labels"] = n, labels
 	delete(is, "pull_request")
 	m["comment"].(map[string]any)["body"] = body
 	m["sender"].(map[string]any)["login"] = sender
