@@ -80,9 +80,10 @@ func TestSystemicFailuresPauseTheQueue(t *testing.T) {
 			t.Errorf("paused issue lacks %q:\n%s", want, alert.Body)
 		}
 	}
-	if _, err := os.Stat(pending); !os.IsNotExist(err) {
-		t.Errorf("the waiting alert was not removed once filed: %v", err)
-	}
+	w.eventually(10*time.Second, func() bool {
+		_, err := os.Stat(pending)
+		return os.IsNotExist(err)
+	}, "the waiting alert was not removed once filed")
 	if !strings.Contains(w.bot.Logs(), "kept in the data directory") {
 		t.Errorf("the outage was not logged with the diagnostics file:\n%s", tail(w.bot.Logs(), 6000))
 	}
