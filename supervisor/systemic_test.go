@@ -45,8 +45,10 @@ func TestSystemicTripsOnThreeDistinctTasksInWindow(t *testing.T) {
 			}
 			return v
 		}
-		if observe("a#1", "x").Tripped || observe("a#1", "x").Tripped || observe("a#2", "y").Tripped {
-			t.Fatal("tripped before three distinct tasks")
+		for _, task := range []string{"a#1", "a#1", "a#2"} { // the same task twice counts once
+			if observe(task, "x").Tripped {
+				t.Fatal("tripped before three distinct tasks")
+			}
 		}
 		time.Sleep(5*time.Minute + time.Second) // a#1 and a#2 leave the window
 		if observe("a#3", "z").Tripped || observe("a#4", "z").Tripped {
