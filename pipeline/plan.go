@@ -87,14 +87,16 @@ func (a *attempt) decompose(ctx context.Context, plan agent.Plan, base outcome.R
 	refs := make([]string, 0, len(nums))
 	for _, n := range nums {
 		refs = append(refs, fmt.Sprintf("#%d", n))
-		if a.p.Spawn != nil {
-			if err := a.p.Spawn(ctx, a.t, n); err != nil {
-				a.log.Warn("sub-issue task not queued", "sub_issue", n, "err", err)
-			}
-		}
 	}
 	base.Outcome = outcome.Decomposed
 	base.Summary = "Split into " + strings.Join(refs, ", ") + "; this issue completes when they do."
+	if missing := a.spawn(ctx, nums); len(missing) > 0 {
+		var ms []string
+		for _, n := range missing {
+			ms = append(ms, fmt.Sprintf("#%d", n))
+		}
+		base.Summary += fmt.Sprintf(" Warden could not queue %s; label them `%s:%s` to start them.", strings.Join(ms, ", "), a.p.Prefix, a.t.Mode)
+	}
 	base.Discoveries = append(base.Discoveries, "sub-issues: "+strings.Join(refs, ", "))
 	return &ending{rec: base}
 }
