@@ -1,0 +1,100 @@
+package e2e
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/warden-bot/warden/outcome"
+	"github.com/warden-bot/warden/test/gitfixture"
+)
+
+// modeStatus is the last warden/mode status on sha.
+func (w *world) modeStatus(sha string) string {
+	st := ""
+	for _, s := range w.gh.Statuses(repo, sha) {
+		if s.Context == "warden/mode" {
+			st = s.State
+		}
+	}
+	return st
+}
+
+// evaluations counts the warden/mode statuses Warden set on sha: each
+// evaluation of an evolution PR sets one, so it shows the worker has looked.
+func (w *world) evaluations(sha string) int {
+	n := 0
+	for _, s := range w.gh.Statuses(repo, sha) {
+		if s.Context == "warden/mode" {
+			n++
+		}
+	}
+	return n
+}
+
+// A maintenance PR merges after green checks and not before: a red check
+// is reported on the issue and queues a fix attempt on the same branch;
+// only a green check on the current head merges it.
+func TestMaintenancePRMergesOnlyOnGreen(t *testing.T) {
+	w := newWorld(t, calcRepo())
+	w.model.Script(happyScript)
+	w.label(70, "Add returns the difference", "calc.Add(2, 3) returns -1.", "warden:maintenance", "alice")
+	if rec := w.outcomeOf(70, 90*time.Second); rec.Outcome != outcome.Completed {
+		t.Fatalf("record = %+v", rec)
+	}
+	first := w.pull()
+	w.checkRun(first, "failure")
+	w.eventually(30*time.Second, func() bool { return strings.Contains(strings.Join(w.botComments(70), "\n"), "CI failed on PR #") },
+		"the red check was not reported on the issue")
+	w.eventually(90*time.Second, func() bool { return len(w.records(70)) >= 2 }, "no fix attempt after the red check")
+	p := w.pull()
+	if p.Merged || p.State != "open" {
+		t.Fatalf("merged on a red check: %+v", p)
+	}
+	w.checkRun(p, "success")
+	w.eventually(30*time.Second, func() bool { return w.pull().Merged }, "not merged after a green check")
+	w.eventually(10*time.Second, func() bool { return w.hasLabel(70, "warden:completed") }, "issue not marked completed")
+}
+
+// An evolution PR's warden/mode turns success only for a writer's approval
+// of the current head, goes back to pending on a push, and is never merged.
+func TestEvolutionPRNeedsAWritersApprovalOfTheHead(t *testing.T) {
+	w := newWorld(t, calcRepo())
+	w.model.Script(happyScript)
+	w.label(71, "Add returns the difference", "calc.Add(2, 3) returns -1.", "warden:evolution", "alice")
+	if rec := w.outcomeOf(71, 90*time.Second); rec.Outcome != outcome.Completed {
+		t.Fatalf("record = %+v", rec)
+	}
+	p := w.pull()
+	if st := w.modeStatus(p.HeadSHA); st != "pending" {
+		t.Fatalf("warden/mode after opening = %q, want pending", st)
+	}
+	before := w.evaluations(p.HeadSHA)
+	w.review(p, "trudy", "APPROVED") // triage: does not count
+	w.review(p, "warden-test[bot]", "APPROVED")
+	w.eventually(30*time.Second, func() bool { return w.evaluations(p.HeadSHA) >= before+2 }, "reviews not evaluated")
+	if st := w.modeStatus(p.HeadSHA); st != "pending" {
+		t.Fatalf("warden/mode after a triager's approval = %q", st)
+	}
+	w.review(p, "alice", "APPROVED")
+	w.eventually(30*time.Second, func() bool { return w.modeStatus(p.HeadSHA) == "success" }, "a writer's approval did not turn warden/mode success")
+
+	gitfixture.Commit(t, w.bare, p.Head, map[string]string{"NOTES.md": "a maintainer's push\n"})
+	p2 := w.pull()
+	if p2.HeadSHA == p.HeadSHA {
+		t.Fatal("the push did not move the head")
+	}
+	w.deliver("pull_request", "pull_request.synchronize.json", func(m map[string]any) {
+		pr := m["pull_request"].(map[string]any)
+		pr["number"], pr["state"] = p2.Number, "open"
+		pr["head"].(map[string]any)["ref"], pr["head"].(map[string]any)["sha"] = p2.Head, p2.HeadSHA
+		pr["user"].(map[string]any)["login"] = "warden-test[bot]"
+	})
+	w.eventually(30*time.Second, func() bool { return w.modeStatus(p2.HeadSHA) == "pending" }, "warden/mode not pending after a push")
+	before = w.evaluations(p2.HeadSHA)
+	w.checkRun(p2, "success")
+	w.eventually(30*time.Second, func() bool { return w.evaluations(p2.HeadSHA) > before }, "green check not evaluated")
+	if w.pull().Merged {
+		t.Fatal("Warden merged an evolution PR")
+	}
+}
