@@ -43,13 +43,14 @@ func (a *anthropicProvider) Chat(ctx context.Context, req ChatRequest) (ChatResp
 			params.Messages = append(params.Messages, anthropic.NewUserMessage(anthropic.NewTextBlock(m.Content)))
 		}
 	}
-	msg, err := a.client.Messages.New(ctx, params)
+	var trace httpTrace
+	msg, err := a.client.Messages.New(ctx, params, aoption.WithMiddleware(trace.middleware))
 	if err != nil {
 		var ae *anthropic.Error
 		if errors.As(err, &ae) {
 			return ChatResponse{}, apiError(req.Stage, ae.StatusCode, header(ae.Response), ae.Error(), a.cfg.APIKey)
 		}
-		return ChatResponse{}, transportError(req.Stage, err, a.cfg.APIKey)
+		return ChatResponse{}, trace.sdkError(req.Stage, err, a.cfg.APIKey)
 	}
 	var text strings.Builder
 	for _, b := range msg.Content {

@@ -3,6 +3,7 @@ package agent
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -47,8 +48,11 @@ func (e *ExecAgent) Run(ctx context.Context, stage, dir, prompt string) (string,
 	}
 	cmd.Env = append(append(cmd.Env, "WARDEN_STAGE="+stage), e.Env...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &limited{&out}, &limited{&errb}
+	// A process the agent left running must not hold Run by its stdout.
+	cmd.WaitDelay = time.Second
+	var out bytes.Buffer
+	errb := &tailBuffer{n: maxStderrTail}
+	cmd.Stdout, cmd.Stderr = &limited{&out}, errb
 	if err := cmd.Start(); err != nil {
 		return "", &outcome.Error{Class: outcome.Deterministic, Stage: stage, Msg: "the agent command could not start", Err: err}
 	}
@@ -57,6 +61,11 @@ func (e *ExecAgent) Run(ctx context.Context, stage, dir, prompt string) (string,
 	var err error
 	select {
 	case err = <-done:
+		// Nothing the agent started outlives it: the worktree is judged next.
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		if errors.Is(err, exec.ErrWaitDelay) {
+			err = nil
+		}
 	case <-ctx.Done():
 		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 		<-done
@@ -66,11 +75,7 @@ func (e *ExecAgent) Run(ctx context.Context, stage, dir, prompt string) (string,
 		return "", &outcome.Error{Class: outcome.Transient, Stage: stage, Msg: fmt.Sprintf("the agent command ran longer than %s", e.Timeout)}
 	}
 	if err != nil {
-		tailErr := errb.String()
-		if len(tailErr) > 2000 {
-			tailErr = tailErr[len(tailErr)-2000:]
-		}
-		return out.String(), &outcome.Error{Class: outcome.Transient, Stage: stage, Msg: "the agent command failed: " + err.Error(), Output: tailErr}
+		return out.String(), &outcome.Error{Class: outcome.Transient, Stage: stage, Msg: "the agent command failed: " + err.Error(), Output: errb.String()}
 	}
 	return out.String(), nil
 }
@@ -82,6 +87,32 @@ func (l *limited) Write(p []byte) (int, error) {
 		l.b.Write(p[:min(room, len(p))])
 	}
 	return len(p), nil
+}
+
+// maxStderrTail is how much of the end of a failing agent's stderr its error quotes.
+const maxStderrTail = 2000
+
+// tailBuffer keeps the last n bytes written: the reason a command failed is
+// at the end of its stderr, however much it wrote before.
+type tailBuffer struct {
+	n int
+	b []byte
+}
+
+func (t *tailBuffer) Write(p []byte) (int, error) {
+	t.b = append(t.b, p...)
+	if len(t.b) > 2*t.n {
+		t.b = append(t.b[:0], t.b[len(t.b)-t.n:]...)
+	}
+	return len(p), nil
+}
+
+func (t *tailBuffer) String() string {
+	b := t.b
+	if len(b) > t.n {
+		b = b[len(b)-t.n:]
+	}
+	return strings.ToValidUTF8(string(b), "")
 }
 
 func ftoa(f float64) string { return strconv.FormatFloat(f, 'f', 2, 64) }

@@ -40,13 +40,18 @@ func (o *openAI) Chat(ctx context.Context, req ChatRequest) (ChatResponse, error
 	if req.MaxTokens > 0 {
 		params.MaxTokens = openai.Int(int64(req.MaxTokens))
 	}
-	resp, err := o.client.Chat.Completions.New(ctx, params)
+	var trace httpTrace
+	resp, err := o.client.Chat.Completions.New(ctx, params, option.WithMiddleware(trace.middleware))
 	if err != nil {
 		var ae *openai.Error
 		if errors.As(err, &ae) {
-			return ChatResponse{}, apiError(req.Stage, ae.StatusCode, header(ae.Response), ae.Message+" "+ae.Code, o.cfg.APIKey)
+			msg := ae.Message + " " + ae.Code
+			if ae.Message == "" { // not the API's error envelope: quote the body
+				msg = trace.body
+			}
+			return ChatResponse{}, apiError(req.Stage, ae.StatusCode, header(ae.Response), msg, o.cfg.APIKey)
 		}
-		return ChatResponse{}, transportError(req.Stage, err, o.cfg.APIKey)
+		return ChatResponse{}, trace.sdkError(req.Stage, err, o.cfg.APIKey)
 	}
 	if len(resp.Choices) == 0 || resp.Choices[0].Message.Content == "" {
 		return ChatResponse{}, contractError(req.Stage, "the model returned an empty reply")

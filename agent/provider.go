@@ -5,9 +5,11 @@
 package agent
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"strconv"
 	"strings"
@@ -161,6 +163,49 @@ func transportError(stage string, err error, key string) error {
 		msg = strings.ReplaceAll(msg, key, "[REDACTED]")
 	}
 	return &outcome.Error{Class: outcome.Transient, Stage: stage, Msg: "model API unreachable: " + outcome.Trim(msg, 300)}
+}
+
+// httpTrace records the last HTTP response of one call, so that errors the
+// SDKs do not type (a reply body that is not JSON, an error body without the
+// API's envelope) keep their status and are not mistaken for an unreachable
+// endpoint.
+type httpTrace struct {
+	status int
+	header http.Header
+	body   string // the start of an error response's body
+}
+
+// middleware has the shape of both SDKs' option.Middleware.
+func (t *httpTrace) middleware(req *http.Request, next func(*http.Request) (*http.Response, error)) (*http.Response, error) {
+	res, err := next(req)
+	if err == nil && res != nil {
+		t.status, t.header = res.StatusCode, res.Header
+		if res.StatusCode >= 400 && res.Body != nil {
+			b, _ := io.ReadAll(io.LimitReader(res.Body, 64<<10))
+			_ = res.Body.Close()
+			res.Body = io.NopCloser(bytes.NewReader(b))
+			t.body = string(b)
+		}
+	}
+	return res, err
+}
+
+// sdkError classifies an error the SDK returned untyped: an answered error
+// status by that status, an answered reply it could not decode as a
+// transient garbled reply (a proxy, a truncated body), anything else as a
+// transport failure.
+func (t *httpTrace) sdkError(stage string, err error, key string) error {
+	switch {
+	case errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) || t.status == 0:
+		return transportError(stage, err, key)
+	case t.status >= 400:
+		return apiError(stage, t.status, t.header, t.body, key)
+	}
+	msg := fmt.Sprintf("model API answered %d with a reply that could not be read (%s): %s", t.status, t.header.Get("Content-Type"), err)
+	if key != "" {
+		msg = strings.ReplaceAll(msg, key, "[REDACTED]")
+	}
+	return &outcome.Error{Class: outcome.Transient, Stage: stage, Msg: outcome.Trim(msg, 500)}
 }
 
 func contractError(stage, msg string) error {
