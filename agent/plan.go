@@ -40,7 +40,7 @@ var goals = map[string]bool{outcome.GoalAchieved: true, outcome.GoalPartial: tru
 // prose) and checks it, naming the field that is wrong.
 func ParsePlan(text string) (Plan, error) {
 	var p Plan
-	if err := decodeObject(text, "decision", &p); err != nil {
+	if err := decodeObject(text, "decision", "Plan", &p); err != nil {
 		return p, err
 	}
 	p.Decision = strings.ToLower(strings.TrimSpace(p.Decision))
@@ -72,7 +72,7 @@ func ParsePlan(text string) (Plan, error) {
 // ParseReview finds the review verdict in a reply.
 func ParseReview(text string) (Review, error) {
 	var r Review
-	if err := decodeObject(text, "goal_status", &r); err != nil {
+	if err := decodeObject(text, "goal_status", "Review", &r); err != nil {
 		return r, err
 	}
 	r.GoalStatus = strings.ToLower(strings.TrimSpace(r.GoalStatus))
@@ -83,22 +83,25 @@ func ParseReview(text string) (Review, error) {
 }
 
 // decodeObject decodes the first balanced JSON object in text that has key.
-func decodeObject(text, key string, v any) error {
+func decodeObject(text, key, stage string, v any) error {
 	var lastErr error
 	for start := strings.IndexByte(text, '{'); start >= 0; {
-		end := matchBrace(text, start)
-		if end < 0 {
-			lastErr = fmt.Errorf("the JSON object starting at byte %d is not closed (truncated reply?)", start)
-			break
-		}
-		chunk := text[start : end+1]
-		var probe map[string]json.RawMessage
-		if json.Unmarshal([]byte(chunk), &probe) == nil {
-			if _, ok := probe[key]; ok {
-				if err := json.Unmarshal([]byte(chunk), v); err != nil {
-					return contractError("", "the reply's JSON has a field of the wrong type: "+err.Error())
+		// An unclosed brace is a truncated reply, or prose before the object
+		// (a code snippet such as "func f() {"): look on.
+		if end := matchBrace(text, start); end < 0 {
+			if lastErr == nil {
+				lastErr = fmt.Errorf("the JSON object starting at byte %d is not closed (truncated reply?)", start)
+			}
+		} else {
+			chunk := text[start : end+1]
+			var probe map[string]json.RawMessage
+			if json.Unmarshal([]byte(chunk), &probe) == nil {
+				if _, ok := probe[key]; ok {
+					if err := json.Unmarshal([]byte(chunk), v); err != nil {
+						return contractError(stage, "the reply's JSON has a field of the wrong type: "+err.Error())
+					}
+					return nil
 				}
-				return nil
 			}
 		}
 		next := strings.IndexByte(text[start+1:], '{')
@@ -108,9 +111,9 @@ func decodeObject(text, key string, v any) error {
 		start += 1 + next
 	}
 	if lastErr != nil {
-		return contractError("", lastErr.Error())
+		return contractError(stage, lastErr.Error())
 	}
-	return contractError("", fmt.Sprintf("no JSON object with %q found in the reply", key))
+	return contractError(stage, fmt.Sprintf("no JSON object with %q found in the reply", key))
 }
 
 // matchBrace returns the index of the brace closing the one at start,

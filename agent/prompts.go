@@ -2,6 +2,7 @@ package agent
 
 import (
 	"embed"
+	"regexp"
 	"strings"
 	"text/template"
 )
@@ -9,7 +10,15 @@ import (
 //go:embed prompts/*.tmpl
 var promptFS embed.FS
 
-var prompts = template.Must(template.New("").Funcs(template.FuncMap{"join": strings.Join}).ParseFS(promptFS, "prompts/*.tmpl"))
+var prompts = template.Must(template.New("").Funcs(template.FuncMap{"join": strings.Join, "data": data}).ParseFS(promptFS, "prompts/*.tmpl"))
+
+// issueTag matches the tags that fence the issue's text in a prompt.
+var issueTag = regexp.MustCompile(`(?i)<(\s*/?\s*issue\b[^<>]*)>`)
+
+// data quotes user-written text inside <issue> ... </issue>: verbatim, but
+// a tag in it cannot close the fence early and pass what follows as
+// instructions.
+func data(s string) string { return issueTag.ReplaceAllString(s, "‹$1›") }
 
 // IssueInput is the issue as the prompts quote it.
 type IssueInput struct {
