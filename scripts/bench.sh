@@ -7,6 +7,6 @@ exec scripts/with-redis.sh bash -c '
   go test -run "^$" -bench IntakeVsEnqueue -benchtime 2000x ./test/bench/ &&
   go test -run "^$" -bench IntakeAt500 -benchtime 3x ./test/bench/ &&
   go test -run "^$" -bench BenchmarkPrepareCached -benchtime 5x ./workspace/ &&
-  go test -run "^$" -bench . ./agent/edit/ &&
+  go test -run "^$" -bench EditAccuracy -benchtime 1x ./agent/edit/ &&
   go test -run "^$" -bench StallDetection -benchtime 200x ./supervisor/
 '

@@ -126,10 +126,83 @@ func TestParseErrors(t *testing.T) {
 func FuzzParse(f *testing.F) {
 	f.Add(block("a.go", "x\n", "y\n"))
 	f.Add("a\n<<<<<<< SEARCH\n=======\n>>>>>>> REPLACE")
+	f.Add("--- a/a.go\n+++ b/a.go\n@@ -1 +1 @@\n-x\n+y\n\n--- /dev/null\n+++ b/n.go\n@@ -0,0 +1 @@\n+z\n")
 	f.Fuzz(func(t *testing.T, s string) {
 		blocks, err := Parse(s)
 		if err == nil {
 			_, _ = Apply(memFS{"a.go": "x\n"}, blocks)
 		}
 	})
+}
+
+func TestUnifiedDiffs(t *testing.T) {
+	files := memFS{"calc.go": goFile}
+	reply := "Here is the change:\n```diff\ndiff --git a/calc.go b/calc.go\nindex 1..2 100644\n--- a/calc.go\t2024-01-01\n+++ b/calc.go\n" +
+		"@@ -3,4 +3,4 @@ package calc\n // Add returns the sum.\n func Add(a, b int) int {\n-\treturn a - b\n+\treturn a + b\n }\n" +
+		"@@ -99,3 +99,4 @@\n\n func Sub(a, b int) int {\n+\t// Sub subtracts.\n \treturn a - b\n\\ No newline at end of file\n```\n" +
+		"--- /dev/null\n+++ b/new/doc.go\n@@ -0,0 +1,2 @@\n+// Package dir is new.\n+package dir\n\nThat is all.\n"
+	blocks, err := Parse(reply)
+	if err != nil || len(blocks) != 3 || blocks[2].Index != 3 || blocks[2].Search != "" {
+		t.Fatalf("blocks %+v, %v", blocks, err)
+	}
+	if blocks[1].Search != "\nfunc Sub(a, b int) int {\n\treturn a - b\n" {
+		t.Fatalf("a bare empty line inside a hunk is blank context: %q", blocks[1].Search)
+	}
+	if _, err := Apply(files, blocks); err != nil {
+		t.Fatal(err)
+	}
+	want := strings.Replace(strings.Replace(goFile, "a - b", "a + b", 1), "Sub(a, b int) int {\n", "Sub(a, b int) int {\n\t// Sub subtracts.\n", 1)
+	if files["calc.go"] != want || files["new/doc.go"] != "// Package dir is new.\npackage dir\n" {
+		t.Fatalf("files = %q", files)
+	}
+}
+
+func TestUnifiedDiffErrors(t *testing.T) {
+	for _, reply := range []string{
+		"--- a/x.go\n+++ /dev/null\n@@ -1 +0,0 @@\n-package x\n",
+		"--- a/x.go\n+++ b/x.go\nno hunk\n",
+	} {
+		if _, err := Parse(reply); outcome.ClassOf(err) != outcome.ContractFailure {
+			t.Errorf("%q: %v", reply, err)
+		}
+	}
+	blocks, err := Parse("--- a/q.sql\n+++ b/q.sql\n@@ -1,2 +1,2 @@\n--- old comment\n+++ new comment\n select 1;\n")
+	if err != nil || len(blocks) != 1 || blocks[0].Search != "-- old comment\nselect 1;\n" || blocks[0].Replace != "++ new comment\nselect 1;\n" {
+		t.Fatalf("hunk lines that look like a header: %+v, %v", blocks, err)
+	}
+	// A hunk whose context is ambiguous is refused like a block: line numbers do not choose.
+	blocks, err = Parse("--- a/calc.go\n+++ b/calc.go\n@@ -9,1 +9,1 @@\n-\treturn a - b\n+\treturn 0\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Apply(memFS{"calc.go": goFile}, blocks); err == nil || !strings.Contains(err.Error(), "matches 2 places") {
+		t.Fatalf("ambiguous hunk: %v", err)
+	}
+}
+
+// The whitespace and indentation rungs write the lines the model kept as the
+// file has them; a tab may be read as 8 or 2 columns.
+func TestLadderKeepsFileBytes(t *testing.T) {
+	src := "package p\n\nfunc f() {\n\ts := `\n    raw, four spaces\n`\n\tif s != \"\" {\n\t\treturn\n\t}\n}\n"
+	cases := []struct{ name, search, replace, rung, want string }{
+		{"trailing blanks in REPLACE too", "\tif s != \"\" {  \n\t\treturn \n", "\tif s != \"\" {  \n\t\tprintln(s)\n\t\treturn \n", "whitespace",
+			"\tif s != \"\" {\n\t\tprintln(s)\n\t\treturn\n\t}"},
+		{"raw string kept under a shift", "\t\ts := `\n\t    raw, four spaces\n\t`\n\t\tif s != \"\" {\n", "\t\ts := `\n\t    raw, four spaces\n\t`\n\t\tif s == \"\" {\n", "indentation",
+			"\ts := `\n    raw, four spaces\n`\n\tif s == \"\" {\n"},
+		{"tabs as 8 spaces", "        if s != \"\" {\n                return\n", "        if s != \"\" {\n                println(s)\n                return\n", "indentation (tab=8)",
+			"\tif s != \"\" {\n\t\tprintln(s)\n\t\treturn\n"},
+		{"tabs as 2 spaces", "  if s != \"\" {\n    return\n", "  if s != \"\" {\n    return // done\n", "indentation (tab=2)",
+			"\tif s != \"\" {\n\t\treturn // done\n"},
+	}
+	for _, tc := range cases {
+		files := memFS{"p.go": src}
+		res, err := apply(t, files, block("p.go", tc.search, tc.replace))
+		if err != nil {
+			t.Errorf("%s: %v", tc.name, err)
+			continue
+		}
+		if res.Blocks[0].Rung != tc.rung || !strings.Contains(files["p.go"], tc.want) {
+			t.Errorf("%s: rung %s, file:\n%s", tc.name, res.Blocks[0].Rung, files["p.go"])
+		}
+	}
 }

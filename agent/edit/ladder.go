@@ -50,8 +50,10 @@ type rung struct {
 
 var ladder = []rung{
 	{"exact", func(f, s []string) bool { return eqLines(f, s, func(x string) string { return x }) }, keep},
-	{"whitespace", func(f, s []string) bool { return eqLines(f, s, trimRight) }, keep},
-	{"indentation", indentMatch, reindent},
+	{"whitespace", func(f, s []string) bool { return eqLines(f, s, trimRight) }, keepFileLines},
+	indentRung(tabWidth),
+	indentRung(8),
+	indentRung(2),
 }
 
 func keep(_, _, r []string) []string { return r }

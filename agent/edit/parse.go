@@ -24,6 +24,7 @@ var (
 	dividerRE = regexp.MustCompile(`^\s*={5,9}\s*$`)
 	replaceRE = regexp.MustCompile(`^\s*>{5,9} ?REPLACE\s*$`)
 	fenceRE   = regexp.MustCompile("^\\s*(```|~~~)")
+	hunkRE    = regexp.MustCompile(`^@@ -\d+(,\d+)? \+\d+(,\d+)? @@`)
 )
 
 // ParseError is a malformed reply; its message is feedback for the model.
@@ -32,11 +33,20 @@ func parseError(n int, msg string) error {
 }
 
 // Parse finds the SEARCH/REPLACE blocks in a reply, forgiving fences, prose
-// between blocks, decorated path lines and CRLF.
+// between blocks, decorated path lines and CRLF. Unified diffs are accepted
+// too: each hunk becomes a block (see parseDiff).
 func Parse(reply string) ([]Block, error) {
 	lines := strings.Split(strings.ReplaceAll(reply, "\r\n", "\n"), "\n")
 	var blocks []Block
 	for i := 0; i < len(lines); i++ {
+		if diffHeader(lines, i) {
+			hunks, end, err := parseDiff(lines, i, len(blocks)+1)
+			if err != nil {
+				return nil, err
+			}
+			blocks, i = append(blocks, hunks...), end
+			continue
+		}
 		if !searchRE.MatchString(lines[i]) {
 			continue
 		}
@@ -92,4 +102,84 @@ func pathBefore(lines []string, i int) string {
 		return l
 	}
 	return ""
+}
+
+// diffHeader: a "--- old" line followed by "+++ new" starts a unified diff.
+func diffHeader(lines []string, i int) bool {
+	return strings.HasPrefix(lines[i], "--- ") && i+1 < len(lines) && strings.HasPrefix(lines[i+1], "+++ ")
+}
+
+// parseDiff turns one file's unified diff into blocks, one per hunk, in
+// order: context and "-" lines are the SEARCH, context and "+" lines the
+// REPLACE. The @@ line numbers are ignored — models get them wrong — so a
+// hunk is placed by the same ladder as a block, and must match one place.
+// "--- /dev/null" creates a file. It returns the last line it consumed.
+func parseDiff(lines []string, i, n int) ([]Block, int, error) {
+	oldPath, path := diffPath(lines[i], "a/"), diffPath(lines[i+1], "b/")
+	switch {
+	case path == "/dev/null":
+		return nil, 0, parseError(n, "the diff deletes "+oldPath+"; deleting files is not supported")
+	case path == "":
+		return nil, 0, parseError(n, "no file path on the +++ line")
+	case i+2 >= len(lines) || !hunkRE.MatchString(lines[i+2]):
+		return nil, 0, parseError(n, "a unified diff needs an @@ hunk header after the +++ line")
+	}
+	var blocks []Block
+	j := i + 2
+	for j < len(lines) && hunkRE.MatchString(lines[j]) {
+		search, replace, next := hunkBody(lines, j+1)
+		if oldPath == "/dev/null" {
+			search = nil
+		}
+		blocks = append(blocks, Block{Index: n + len(blocks), Path: path, Search: join(search), Replace: join(replace)})
+		j = next
+	}
+	return blocks, j - 1, nil
+}
+
+// diffPath reads the path of a ---/+++ line: no timestamp, no a/ or b/.
+func diffPath(line, prefix string) string {
+	p, _, _ := strings.Cut(line[4:], "\t")
+	p = strings.TrimSpace(p)
+	if p == "/dev/null" {
+		return p
+	}
+	return strings.TrimPrefix(p, prefix)
+}
+
+// hunkBody reads hunk lines from j up to the next hunk, file header or
+// anything that is not a diff line. An empty line counts as blank context
+// (editors strip the space) unless it ends the hunk.
+func hunkBody(lines []string, j int) (search, replace []string, next int) {
+	for ; j < len(lines); j++ {
+		l := lines[j]
+		// "-- x" removed then "++ y" added reads like a header: only an @@ after it makes one.
+		if hunkRE.MatchString(l) || diffHeader(lines, j) && j+2 < len(lines) && hunkRE.MatchString(lines[j+2]) {
+			return search, replace, j
+		}
+		if l == "" {
+			l = " "
+		}
+		switch l[0] {
+		case ' ':
+			search, replace = append(search, l[1:]), append(replace, l[1:])
+		case '-':
+			search = append(search, l[1:])
+		case '+':
+			replace = append(replace, l[1:])
+		case '\\':
+		default:
+			return trimEmptyTail(lines, j, search, replace)
+		}
+	}
+	return trimEmptyTail(lines, j, search, replace)
+}
+
+// trimEmptyTail gives back the bare empty lines that ended a hunk: they were
+// the gap before prose, not context.
+func trimEmptyTail(lines []string, j int, search, replace []string) ([]string, []string, int) {
+	for j > 0 && lines[j-1] == "" && len(search) > 0 && len(replace) > 0 {
+		search, replace, j = search[:len(search)-1], replace[:len(replace)-1], j-1
+	}
+	return search, replace, j
 }
