@@ -122,19 +122,29 @@ wait
 	waitGone(t, readPID(t, pidFile))
 }
 
-// An agent that exits but leaves a process behind does not keep it running:
-// the worktree is about to be judged, committed and removed.
+// An agent that exits but leaves a process behind does not keep it running
+// (the worktree is about to be judged, committed and removed), nor is Run
+// held by a leftover that still has the agent's stdout open.
 func TestExecAgentLeavesNoProcessBehind(t *testing.T) {
-	pidFile := filepath.Join(t.TempDir(), "child.pid")
-	e := NewExec(script(t, `sleep 300 >/dev/null 2>&1 &
+	for name, redirect := range map[string]string{"detached": ">/dev/null 2>&1", "holding stdout": ""} {
+		t.Run(name, func(t *testing.T) {
+			pidFile := filepath.Join(t.TempDir(), "child.pid")
+			e := NewExec(script(t, `sleep 300 `+redirect+` &
 echo $! > `+pidFile+`
 echo done
 `), nil)
-	out, err := e.Run(context.Background(), "implement", worktree(t, nil), "")
-	if err != nil || out != "done\n" {
-		t.Fatalf("Run = %q, %v", out, err)
+			e.Timeout = 2 * time.Minute
+			start := time.Now()
+			out, err := e.Run(context.Background(), "implement", worktree(t, nil), "")
+			if err != nil || out != "done\n" {
+				t.Fatalf("Run = %q, %v", out, err)
+			}
+			if elapsed := time.Since(start); elapsed > 30*time.Second {
+				t.Fatalf("Run took %s after the agent exited", elapsed)
+			}
+			waitGone(t, readPID(t, pidFile))
+		})
 	}
-	waitGone(t, readPID(t, pidFile))
 }
 
 func TestExecAgentCanceled(t *testing.T) {
