@@ -2,10 +2,12 @@ package pipeline
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
 	"log/slog"
+	"strings"
 
 	"github.com/warden-bot/warden/agent"
 	"github.com/warden-bot/warden/guards"
@@ -63,6 +65,9 @@ func (a *attempt) setup(ctx context.Context) error {
 		return &outcome.Error{Class: outcome.Canceled, Msg: "the issue is closed"}
 	}
 	a.t.Title, a.t.Body = info.Title, info.Body
+	// A sub-issue relabelled by hand keeps its depth: the marker can only
+	// deepen what the payload says, so a forged one only restricts Warden.
+	a.t.Depth = max(a.t.Depth, markedDepth(info.Body, a.p.Prefix))
 	if a.prior, err = a.host.PriorOutcomes(ctx); err != nil {
 		a.log.Warn("prior outcomes not read", "err", err)
 	}
@@ -135,4 +140,24 @@ func sanitizeKey(s string) string {
 		}
 	}
 	return string(b)
+}
+
+// markedDepth reads the depth from a sub-issue's hidden parent marker.
+func markedDepth(body, prefix string) int {
+	i := strings.Index(body, "<!-- "+prefix+":parent ")
+	if i < 0 {
+		return 0
+	}
+	rest := body[i+len("<!-- "+prefix+":parent "):]
+	end := strings.Index(rest, " -->")
+	if end < 0 {
+		return 0
+	}
+	var m struct {
+		Depth int `json:"depth"`
+	}
+	if json.Unmarshal([]byte(rest[:end]), &m) != nil || m.Depth < 0 {
+		return 0
+	}
+	return min(m.Depth, 100)
 }

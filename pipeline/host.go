@@ -35,7 +35,10 @@ type ReleaseResult struct {
 }
 
 // Subtask is one piece of a decomposed issue.
-type Subtask struct{ Title, Body string }
+type Subtask struct {
+	Title, Body string
+	Depth       int // the sub-issue's depth in its decomposition tree
+}
 
 // Host is where an attempt reports and publishes.
 type Host interface {

@@ -78,7 +78,7 @@ func (a *attempt) decompose(ctx context.Context, plan agent.Plan, base outcome.R
 	}
 	subs := make([]Subtask, 0, len(plan.Subtasks))
 	for _, s := range plan.Subtasks {
-		subs = append(subs, Subtask{Title: s.Title, Body: s.Body})
+		subs = append(subs, Subtask{Title: s.Title, Body: s.Body, Depth: a.t.Depth + 1})
 	}
 	nums, err := a.host.Decompose(ctx, subs)
 	if err != nil {

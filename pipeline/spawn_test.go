@@ -42,3 +42,19 @@ func TestSpawnWithoutSpawner(t *testing.T) {
 		t.Fatalf("got %v", got)
 	}
 }
+
+func TestMarkedDepth(t *testing.T) {
+	for body, want := range map[string]int{
+		"no marker": 0,
+		"x\n<!-- warden:parent {\"issue\":3,\"depth\":2} -->": 2,
+		"<!-- warden:parent {\"issue\":3} -->":                0,
+		"<!-- warden:parent {\"depth\":-4} -->":               0,
+		"<!-- warden:parent {\"depth\":1e9} -->":              0,
+		"<!-- other:parent {\"depth\":2} -->":                 0,
+		"<!-- warden:parent {\"depth\":7 -->":                 0,
+	} {
+		if got := markedDepth(body, "warden"); got != want {
+			t.Errorf("markedDepth(%q) = %d, want %d", body, got, want)
+		}
+	}
+}

@@ -49,14 +49,17 @@ func (a *attempt) stage(ctx context.Context, name string, fn func(context.Contex
 	start := time.Now()
 	err := a.once(ctx, name, fn)
 	result := "done"
-	if err != nil {
+	var end *ending
+	switch {
+	case errors.As(err, &end):
+		result = "ended" // a decision (decompose, defer, block), not a failure
+	case err != nil:
 		result = "failed"
 	}
 	if a.p.Metrics != nil {
 		a.p.Metrics.StageDuration.WithLabelValues(name, result).Observe(time.Since(start).Seconds())
 	}
 	a.log.Info("stage finished", "stage", name, "result", result, "duration_ms", time.Since(start).Milliseconds(), "err", err)
-	var end *ending
 	bg := context.WithoutCancel(ctx) // a watchdog may have canceled ctx
 	switch {
 	case err == nil, errors.As(err, &end):

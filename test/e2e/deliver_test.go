@@ -23,6 +23,7 @@ func (w *world) deliver(event, fixture string, mutate func(m map[string]any)) in
 	m["installation"] = map[string]any{"id": inst, "node_id": "test"}
 	r := m["repository"].(map[string]any)
 	r["full_name"], r["name"] = repo, name
+	r["clone_url"], r["default_branch"] = w.gh.Repo(repo).CloneURL, "main"
 	r["owner"].(map[string]any)["login"] = owner
 	if mutate != nil {
 		mutate(m)

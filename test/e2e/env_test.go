@@ -31,6 +31,7 @@ type world struct {
 	bare   string
 	bot    *harness.Bot
 	nextID int
+	db     int // the Redis database the bot uses
 }
 
 type option func(env map[string]string)
@@ -53,6 +54,7 @@ func newWorld(t *testing.T, files map[string]string, opts ...option) *world {
 	w.gh.SetPermission(repo, "alice", "write")
 	w.gh.SetPermission(repo, "trudy", "triage")
 	db := harness.RedisDB(t)
+	w.db = db
 	env := map[string]string{
 		"WARDEN_WEBHOOK_SECRET": secret,
 		"WARDEN_APP_ID":         fmt.Sprint(w.gh.AppID()),
@@ -124,7 +126,14 @@ func (w *world) hasLabel(n int, label string) bool {
 
 func (w *world) eventually(d time.Duration, cond func() bool, what string) {
 	w.t.Helper()
-	harness.Eventually(w.t, d, cond, what+"\n--- bot logs ---\n"+tail(w.bot.Logs(), 6000))
+	deadline := time.Now().Add(d)
+	for !cond() {
+		if time.Now().After(deadline) {
+			// The logs as they are now, not as they were when the wait began.
+			w.t.Fatalf("after %s: %s\n--- bot logs ---\n%s", d, what, tail(w.bot.Logs(), 6000))
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 }
 
 func tail(s string, n int) string {

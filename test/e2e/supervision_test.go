@@ -181,7 +181,9 @@ func TestCorruptWorktreeNeedsIntervention(t *testing.T) {
 	if plans != 2 {
 		t.Fatalf("plan requests = %d, want 2 (the attempt restarted from Plan once)", plans)
 	}
-	if got := w.interventions(); len(got) != 1 || got[0].Issue != 54 || got[0].State != "needs_intervention" {
+	// The outcome comment is posted before the task is listed: wait for it.
+	w.eventually(10*time.Second, func() bool { return len(w.interventions()) == 1 }, "task not listed as needing intervention")
+	if got := w.interventions(); got[0].Issue != 54 || got[0].State != "needs_intervention" {
 		t.Fatalf("needs_intervention = %+v", got)
 	}
 	w.comment(54, "/warden retry", "alice")
