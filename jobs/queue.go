@@ -195,3 +195,20 @@ func (q *Queue) EnqueueClosed(ctx context.Context, p ClosedPayload) error {
 	}
 	return nil
 }
+
+// Waiting reports whether the run task id is still in the queue, not yet
+// taken by a worker (pending, scheduled or waiting to retry).
+func (q *Queue) Waiting(id string) (bool, error) {
+	info, err := q.inspector.GetTaskInfo(QueueDefault, id)
+	if errors.Is(err, asynq.ErrTaskNotFound) || errors.Is(err, asynq.ErrQueueNotFound) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("task %s: %w", id, err)
+	}
+	switch info.State {
+	case asynq.TaskStatePending, asynq.TaskStateScheduled, asynq.TaskStateRetry, asynq.TaskStateAggregating:
+		return true, nil
+	}
+	return false, nil
+}

@@ -65,11 +65,16 @@ func (h *GitHubHost) Outcome(ctx context.Context, rec outcome.Record, d comments
 // before the old ones go, so the issue is never seen without a state.
 func (h *GitHubHost) State(ctx context.Context, state string) error {
 	want := h.Prefix + ":" + state
-	if !slices.Contains(h.labels, want) {
-		if _, _, err := h.Client.Issues.AddLabelsToIssue(ctx, h.Owner, h.Name, h.Number, []string{want}); err != nil {
-			return fmt.Errorf("label %s#%d %s: %w", h.repo(), h.Number, want, err)
-		}
-		h.labels = append(h.labels, want)
+	// Adding is idempotent and answers the issue's labels as they are now:
+	// another process (a late "queued" update) may have added a state since
+	// this host last looked, and it must go too.
+	got, _, err := h.Client.Issues.AddLabelsToIssue(ctx, h.Owner, h.Name, h.Number, []string{want})
+	if err != nil {
+		return fmt.Errorf("label %s#%d %s: %w", h.repo(), h.Number, want, err)
+	}
+	h.labels = h.labels[:0]
+	for _, l := range got {
+		h.labels = append(h.labels, l.GetName())
 	}
 	for _, s := range States {
 		old := h.Prefix + ":" + s

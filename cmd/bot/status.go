@@ -39,8 +39,13 @@ func (s *statusPoster) PostStatus(ctx context.Context, p jobs.StatusPayload) err
 }
 
 func (s *statusPoster) queued(ctx context.Context, host *pipeline.GitHubHost, p jobs.StatusPayload) error {
-	// A worker that already took the task owns the status comment now.
+	// A worker that already took the task owns the status comment now, and
+	// one that finished it has said how it ended: "queued" is only true
+	// while the task waits in the queue.
 	if running, err := s.locks.Held(ctx, jobs.IssueKey(p.Repo, p.Issue)); err != nil || running {
+		return err
+	}
+	if waiting, err := s.a.queue.Waiting(jobs.RunTaskID(p.Repo, p.Issue)); err != nil || !waiting {
 		return err
 	}
 	if _, err := host.Issue(ctx); err != nil {

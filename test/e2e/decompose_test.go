@@ -116,6 +116,9 @@ func TestBlockedIssueResumesWhenItsBlockerCloses(t *testing.T) {
 	if rec := w.outcomeOf(74, 90*time.Second); rec.Outcome != outcome.Blocked || rec.Obstacle.Task != "#75" {
 		t.Fatalf("record = %+v", rec)
 	}
+	if got := w.stateLabels(74); len(got) != 1 || got[0] != "warden:blocked" {
+		t.Fatalf("state labels while blocked = %v, want exactly warden:blocked", got)
+	}
 	w.closeIssue(75, "bug")
 	w.eventually(90*time.Second, func() bool {
 		rs := w.records(74)
@@ -177,4 +180,15 @@ func (w *world) planPrompt(k int) string {
 	}
 	w.t.Fatalf("fewer than %d plan requests", k)
 	return fmt.Sprint()
+}
+
+// stateLabels are issue n's Warden state labels (not the trigger labels).
+func (w *world) stateLabels(n int) []string {
+	var out []string
+	for _, l := range w.gh.Labels(repo, n) {
+		if strings.HasPrefix(l, "warden:") && l != "warden:maintenance" && l != "warden:evolution" {
+			out = append(out, l)
+		}
+	}
+	return out
 }

@@ -98,3 +98,26 @@ func TestEvolutionPRNeedsAWritersApprovalOfTheHead(t *testing.T) {
 		t.Fatal("Warden merged an evolution PR")
 	}
 }
+
+// A PR closed without merging hands the issue back to a human: escalated,
+// with a note saying how to try again.
+func TestPRClosedWithoutMergeEscalates(t *testing.T) {
+	w := newWorld(t, calcRepo())
+	w.model.Script(happyScript)
+	w.label(72, "Add returns the difference", "calc.Add(2, 3) returns -1.", "warden:maintenance", "alice")
+	if rec := w.outcomeOf(72, 90*time.Second); rec.Outcome != outcome.Completed {
+		t.Fatalf("record = %+v", rec)
+	}
+	p := w.pull()
+	w.gh.ClosePull(repo, p.Number, false)
+	w.deliver("pull_request", "pull_request.closed.json", func(m map[string]any) {
+		pr := m["pull_request"].(map[string]any)
+		pr["number"], pr["state"], pr["merged"] = p.Number, "closed", false
+		pr["head"].(map[string]any)["ref"], pr["head"].(map[string]any)["sha"] = p.Head, p.HeadSHA
+		pr["user"].(map[string]any)["login"] = "warden-test[bot]"
+	})
+	w.eventually(30*time.Second, func() bool { return w.hasLabel(72, "warden:escalated") }, "issue not escalated after its PR was closed")
+	if !strings.Contains(strings.Join(w.botComments(72), "\n"), "closed without being merged") {
+		t.Fatal("no note on the issue")
+	}
+}
