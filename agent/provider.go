@@ -86,11 +86,25 @@ type Config struct {
 func (c Config) cost(in, out int) float64 {
 	p, ok := c.Prices[c.Model]
 	if !ok {
-		if p, ok = DefaultPrices[c.Model]; !ok {
-			p = FallbackPrice
-		}
+		p = listPrice(c.Model)
 	}
 	return (float64(in)*p.Input + float64(out)*p.Output) / 1e6
+}
+
+// listPrice finds a model in DefaultPrices, also by its dated or suffixed
+// id (gpt-4o-2024-08-06, claude-sonnet-4-5-20250929): the longest listed
+// name the id starts with, followed by "-".
+func listPrice(model string) Price {
+	if p, ok := DefaultPrices[model]; ok {
+		return p
+	}
+	best, p := "", FallbackPrice
+	for name, price := range DefaultPrices {
+		if strings.HasPrefix(model, name+"-") && len(name) > len(best) {
+			best, p = name, price
+		}
+	}
+	return p
 }
 
 // New builds the configured provider behind its endpoint's circuit breaker.

@@ -20,6 +20,9 @@ func TestCostFromPriceTable(t *testing.T) {
 		{Config{Model: "claude-haiku-4-5"}, 1 + 5},
 		// The operator's table wins over the defaults.
 		{Config{Model: "gpt-4o", Prices: map[string]Price{"gpt-4o": {1, 1}}}, 2},
+		// Dated and suffixed ids take their family's list price.
+		{Config{Model: "gpt-4o-mini-2024-07-18"}, 0.15 + 0.60},
+		{Config{Model: "claude-sonnet-4-5-20250929"}, 3 + 15},
 		// An unknown model costs the fallback price, so a budget still binds.
 		{Config{Model: "llama-3-70b-local"}, FallbackPrice.Input + FallbackPrice.Output},
 	}

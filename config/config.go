@@ -28,6 +28,8 @@ type Config struct {
 	LLMBaseURL     string `env:"WARDEN_LLM_BASE_URL" flag:"llm-base-url" help:"model endpoint base URL (provider default when empty)"`
 	LLMAPIKey      string `env:"WARDEN_LLM_API_KEY" flag:"llm-api-key" secret:"true" help:"model API key"`
 	LLMModel       string `env:"WARDEN_LLM_MODEL" flag:"llm-model" help:"model name (provider default when empty)"`
+	LLMPrice       string `env:"WARDEN_LLM_PRICE" flag:"llm-price" help:"USD per million input and output tokens of the model, as input,output (e.g. 0.15,0.60); built-in list prices, else 3,15, when empty"`
+	LLMMaxTokens   int    `env:"WARDEN_LLM_MAX_TOKENS" flag:"llm-max-tokens" default:"8192" help:"longest reply one model call may produce"`
 	AgentCommand   string `env:"WARDEN_AGENT_COMMAND" flag:"agent-command" help:"with WARDEN_AGENT=exec: the command line to run"`
 	UIPassword     string `env:"WARDEN_UI_PASSWORD" flag:"ui-password" secret:"true" help:"basic-auth password for the operator routes (/ui, /api/...); they are off when unset"`
 

@@ -45,6 +45,9 @@ func TestValidateNamesTheBadSetting(t *testing.T) {
 		{map[string]string{"WARDEN_WEBHOOK_SECRET": "s", "WARDEN_LABEL_PREFIX": "Bad Prefix"}, "all", "WARDEN_LABEL_PREFIX"},
 		{map[string]string{"WARDEN_WEBHOOK_SECRET": "s", "WARDEN_GITHUB_API_URL": "ftp://x"}, "all", "WARDEN_GITHUB_API_URL"},
 		{map[string]string{"WARDEN_WEBHOOK_SECRET": "s"}, "both", "WARDEN_ROLE"},
+		{map[string]string{"WARDEN_WEBHOOK_SECRET": "s", "WARDEN_LLM_PRICE": "0.15"}, "all", "WARDEN_LLM_PRICE"},
+		{map[string]string{"WARDEN_WEBHOOK_SECRET": "s", "WARDEN_LLM_PRICE": "-1,2"}, "all", "WARDEN_LLM_PRICE"},
+		{map[string]string{"WARDEN_WEBHOOK_SECRET": "s", "WARDEN_LLM_MAX_TOKENS": "10"}, "all", "WARDEN_LLM_MAX_TOKENS"},
 	}
 	for _, tc := range cases {
 		c, _, err := Load(nil, env(tc.env), io.Discard)
@@ -94,5 +97,15 @@ func TestREADMETableInSync(t *testing.T) {
 	}
 	if got := s[start+len("<!-- config:begin -->\n") : end]; got != MarkdownTable() {
 		t.Fatalf("README configuration table is stale; regenerate it from config.MarkdownTable():\n%s", MarkdownTable())
+	}
+}
+
+func TestPriceParses(t *testing.T) {
+	c := &Config{LLMPrice: " 0.15 , 0.60 "}
+	if in, out, err := c.Price(); err != nil || in != 0.15 || out != 0.60 {
+		t.Fatalf("got %v %v %v", in, out, err)
+	}
+	if in, out, err := (&Config{}).Price(); err != nil || in != 0 || out != 0 {
+		t.Fatalf("unset: %v %v %v", in, out, err)
 	}
 }

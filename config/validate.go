@@ -1,9 +1,11 @@
 package config
 
 import (
+	"errors"
 	"net/url"
 	"os"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/hibiken/asynq"
@@ -102,6 +104,12 @@ func (c *Config) checkAgent() error {
 		if c.LLMAPI != "openai" && c.LLMAPI != "anthropic" {
 			return &Error{"WARDEN_LLM_API", "must be openai or anthropic"}
 		}
+		if _, _, err := c.Price(); err != nil {
+			return &Error{"WARDEN_LLM_PRICE", err.Error()}
+		}
+		if c.LLMMaxTokens < 256 || c.LLMMaxTokens > 200000 {
+			return &Error{"WARDEN_LLM_MAX_TOKENS", "must be between 256 and 200000"}
+		}
 		if c.LLMBaseURL != "" {
 			return c.checkURL("WARDEN_LLM_BASE_URL", c.LLMBaseURL)()
 		}
@@ -113,4 +121,19 @@ func (c *Config) checkAgent() error {
 		return &Error{"WARDEN_AGENT", "must be llm or exec"}
 	}
 	return nil
+}
+
+// Price parses WARDEN_LLM_PRICE: USD per million input and output tokens.
+// ok is false when it is unset.
+func (c *Config) Price() (in, out float64, err error) {
+	if strings.TrimSpace(c.LLMPrice) == "" {
+		return 0, 0, nil
+	}
+	a, b, found := strings.Cut(c.LLMPrice, ",")
+	in, err1 := strconv.ParseFloat(strings.TrimSpace(a), 64)
+	out, err2 := strconv.ParseFloat(strings.TrimSpace(b), 64)
+	if !found || err1 != nil || err2 != nil || in < 0 || out < 0 || in > 1000 || out > 1000 {
+		return 0, 0, errors.New("must be input,output USD per million tokens, e.g. 0.15,0.60")
+	}
+	return in, out, nil
 }

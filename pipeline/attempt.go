@@ -104,7 +104,7 @@ func (a *attempt) prepare(ctx context.Context) error {
 		a.spent = a.spent.Add(a.session.Usage())
 		budget = max(budget-a.spent.CostUSD, 0.0001)
 	}
-	a.session, err = a.p.NewSession(a.wt.Dir, budget)
+	a.session, err = a.p.NewSession(a.wt.Dir, a.t.Repo, budget)
 	return err
 }
 

@@ -50,8 +50,9 @@ type Session interface {
 // Pipeline holds what every attempt shares.
 type Pipeline struct {
 	Workspace *workspace.Manager
-	// NewSession starts the model conversation for one attempt in dir.
-	NewSession func(dir string, budgetUSD float64) (Session, error)
+	// NewSession starts the model conversation for one attempt at repo,
+	// working in dir.
+	NewSession func(dir, repo string, budgetUSD float64) (Session, error)
 	Prefix     string
 	Log        *slog.Logger
 	Metrics    *metrics.Metrics // may be nil

@@ -14,19 +14,23 @@ import (
 )
 
 // sessionFactory builds the model side of an attempt from the configuration.
-func sessionFactory(cfg *config.Config, log *slog.Logger) (func(dir string, budget float64) (pipeline.Session, error), error) {
+func sessionFactory(cfg *config.Config, log *slog.Logger) (func(dir, repo string, budget float64) (pipeline.Session, error), error) {
 	if cfg.Agent == "exec" {
 		ex := agent.NewExec(cfg.AgentCommand, nil)
-		return func(dir string, _ float64) (pipeline.Session, error) {
+		return func(dir, _ string, _ float64) (pipeline.Session, error) {
 			return pipeline.NewExecSession(ex, dir), nil
 		}, nil
 	}
-	prov, err := agent.New(agent.Config{API: cfg.LLMAPI, BaseURL: cfg.LLMBaseURL, APIKey: cfg.LLMAPIKey, Model: cfg.LLMModel})
+	ac := agent.Config{API: cfg.LLMAPI, BaseURL: cfg.LLMBaseURL, APIKey: cfg.LLMAPIKey, Model: cfg.LLMModel}
+	if in, out, err := cfg.Price(); err == nil && (in > 0 || out > 0) {
+		ac.Prices = map[string]agent.Price{cfg.LLMModel: {Input: in, Output: out}}
+	}
+	prov, err := agent.New(ac)
 	if err != nil {
 		return nil, &config.Error{Setting: "WARDEN_LLM_API", Msg: err.Error()}
 	}
-	return func(_ string, budget float64) (pipeline.Session, error) {
-		return agent.NewSession(prov, agent.SessionOptions{BudgetUSD: budget, Logger: log}), nil
+	return func(_, repo string, budget float64) (pipeline.Session, error) {
+		return agent.NewSession(prov, agent.SessionOptions{BudgetUSD: budget, MaxTokens: cfg.LLMMaxTokens, Repo: repo, Logger: log}), nil
 	}, nil
 }
 
