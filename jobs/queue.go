@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/hibiken/asynq"
+	"github.com/redis/go-redis/v9"
 )
 
 // Queue enqueues and cancels Warden's tasks.
@@ -14,12 +15,11 @@ type Queue struct {
 	client    *asynq.Client
 	inspector *asynq.Inspector
 	flags     *Flags
-	needs     *Interventions
 }
 
 // NewQueue opens an asynq client and inspector on the backend.
 func NewQueue(b *Backend) *Queue {
-	return &Queue{client: asynq.NewClient(b.Opt), inspector: asynq.NewInspector(b.Opt), flags: NewFlags(b.RDB), needs: NewInterventions(b.RDB)}
+	return &Queue{client: asynq.NewClient(b.Opt), inspector: asynq.NewInspector(b.Opt), flags: NewFlags(b.RDB)}
 }
 
 // Close releases the client and inspector connections.
@@ -47,14 +47,8 @@ func (q *Queue) EnqueueRun(ctx context.Context, p RunPayload, opts ...asynq.Opti
 	if err != nil {
 		return 0, err
 	}
-	if err := q.flags.ClearCancel(ctx, p.Repo, p.Issue); err != nil {
+	if err := q.clearFor(ctx, p); err != nil {
 		return 0, err
-	}
-	if p.Reason == ReasonLabel || p.Reason == ReasonRetry {
-		// A maintainer asking again is the explicit reset NEEDS_INTERVENTION waits for.
-		if _, err := q.needs.Reset(ctx, p.Repo, p.Issue); err != nil {
-			return 0, err
-		}
 	}
 	for range 2 {
 		_, err = q.client.EnqueueContext(ctx, task)
@@ -211,4 +205,21 @@ func (q *Queue) Waiting(id string) (bool, error) {
 		return true, nil
 	}
 	return false, nil
+}
+
+// clearFor forgets, in one round trip, what a new run of the issue makes
+// stale: a cancel request, and — when a maintainer asked again (a label or
+// /warden retry), the explicit reset it waits for — NEEDS_INTERVENTION.
+func (q *Queue) clearFor(ctx context.Context, p RunPayload) error {
+	_, err := q.flags.rdb.Pipelined(ctx, func(pl redis.Pipeliner) error {
+		pl.Del(ctx, cancelKey(p.Repo, p.Issue))
+		if p.Reason == ReasonLabel || p.Reason == ReasonRetry {
+			pl.HDel(ctx, interventionKey, IssueKey(p.Repo, p.Issue))
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("clear cancel flag of %s: %w", p.Key(), err)
+	}
+	return nil
 }
