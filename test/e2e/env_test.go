@@ -31,7 +31,9 @@ type world struct {
 	bare   string
 	bot    *harness.Bot
 	nextID int
-	db     int // the Redis database the bot uses
+	db     int               // the Redis database the bot uses
+	env    map[string]string // the bot's environment, for more processes
+	bin    string
 }
 
 type option func(env map[string]string)
@@ -73,6 +75,7 @@ func newWorld(t *testing.T, files map[string]string, opts ...option) *world {
 	}
 	bin := harness.BuildBinaryTags(t, env[tagsKey])
 	delete(env, tagsKey)
+	w.env, w.bin = env, bin
 	w.bot = harness.StartBinary(t, bin, env)
 	return w
 }
