@@ -48,27 +48,42 @@ func (p *Poster) own(ctx context.Context, owner, repo string, n int) ([]*github.
 func (p *Poster) clean(body string) string { return Fit(p.Redactor.Redact(body), Limit) }
 
 func (p *Poster) upsert(ctx context.Context, owner, repo string, n int, existing *github.IssueComment, body string) error {
+	_, err := p.upsertID(ctx, owner, repo, n, existing, body)
+	return err
+}
+
+// upsertID edits existing (when its body changed) or creates a comment,
+// and returns the comment's id.
+func (p *Poster) upsertID(ctx context.Context, owner, repo string, n int, existing *github.IssueComment, body string) (int64, error) {
 	body = p.clean(body)
 	if existing != nil {
 		if existing.GetBody() == body {
-			return nil // unchanged: no edit, no notification
+			return existing.GetID(), nil // unchanged: no edit, no notification
 		}
-		if _, _, err := p.Client.EditComment(ctx, owner, repo, existing.GetID(), &github.IssueComment{Body: &body}); err != nil {
-			return fmt.Errorf("edit comment %d on %s/%s#%d: %w", existing.GetID(), owner, repo, n, err)
-		}
-		return nil
+		return existing.GetID(), p.EditComment(ctx, owner, repo, n, existing.GetID(), body)
 	}
-	if _, _, err := p.Client.CreateComment(ctx, owner, repo, n, &github.IssueComment{Body: &body}); err != nil {
-		return fmt.Errorf("comment on %s/%s#%d: %w", owner, repo, n, err)
+	c, _, err := p.Client.CreateComment(ctx, owner, repo, n, &github.IssueComment{Body: &body})
+	if err != nil {
+		return 0, fmt.Errorf("comment on %s/%s#%d: %w", owner, repo, n, err)
+	}
+	return c.GetID(), nil
+}
+
+// EditComment replaces the body of Warden's comment id on issue n.
+func (p *Poster) EditComment(ctx context.Context, owner, repo string, n int, id int64, body string) error {
+	body = p.clean(body)
+	if _, _, err := p.Client.EditComment(ctx, owner, repo, id, &github.IssueComment{Body: &body}); err != nil {
+		return fmt.Errorf("edit comment %d on %s/%s#%d: %w", id, owner, repo, n, err)
 	}
 	return nil
 }
 
-// UpsertStatus creates or edits the sticky status comment.
-func (p *Poster) UpsertStatus(ctx context.Context, owner, repo string, n int, body string) error {
+// UpsertStatus creates or edits the sticky status comment and returns its
+// id, so that later edits need not list the issue's comments again.
+func (p *Poster) UpsertStatus(ctx context.Context, owner, repo string, n int, body string) (int64, error) {
 	own, err := p.own(ctx, owner, repo, n)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	var existing *github.IssueComment
 	for _, c := range own {
@@ -77,7 +92,7 @@ func (p *Poster) UpsertStatus(ctx context.Context, owner, repo string, n int, bo
 			break
 		}
 	}
-	return p.upsert(ctx, owner, repo, n, existing, body)
+	return p.upsertID(ctx, owner, repo, n, existing, body)
 }
 
 // PostOutcome posts an attempt's outcome. The same fingerprint already

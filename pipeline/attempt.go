@@ -76,7 +76,7 @@ func (a *attempt) setup(ctx context.Context) error {
 		for _, r := range a.prior {
 			a.t.Attempt = max(a.t.Attempt, r.Attempt+1)
 		}
-		a.tr.s.Attempt = a.t.Attempt
+		a.tr.setAttempt(a.t.Attempt)
 	}
 	if err := a.host.State(ctx, StateRunning); err != nil {
 		a.log.Warn("state label not set", "err", err)

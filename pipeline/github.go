@@ -27,7 +27,8 @@ type GitHubHost struct {
 	Base     string // default branch
 	Token    func(ctx context.Context) (string, error)
 
-	labels []string // the labels as last read or written
+	labels   []string // the labels as last read or written
+	statusID int64    // the sticky status comment, once found or created
 }
 
 func (h *GitHubHost) repo() string { return h.Owner + "/" + h.Name }
@@ -51,9 +52,20 @@ func (h *GitHubHost) PriorOutcomes(ctx context.Context) ([]outcome.Record, error
 	return h.Poster.PriorOutcomes(ctx, h.Owner, h.Name, h.Number)
 }
 
-// Status upserts the sticky status comment.
+// Status upserts the sticky status comment. Its id is remembered, so each
+// later update is one edit instead of a listing and an edit.
 func (h *GitHubHost) Status(ctx context.Context, s comments.Status) error {
-	return h.Poster.UpsertStatus(ctx, h.Owner, h.Name, h.Number, comments.RenderStatus(s))
+	body := comments.RenderStatus(s)
+	if h.statusID != 0 {
+		err := h.Poster.EditComment(ctx, h.Owner, h.Name, h.Number, h.statusID, body)
+		if err == nil || !isStatus(err, http.StatusNotFound) {
+			return err
+		}
+		h.statusID = 0 // someone deleted it: find or create it again
+	}
+	id, err := h.Poster.UpsertStatus(ctx, h.Owner, h.Name, h.Number, body)
+	h.statusID = id
+	return err
 }
 
 // Outcome posts (or repeats) the outcome comment.

@@ -3,6 +3,8 @@ package pipeline
 import (
 	"context"
 	"log/slog"
+	"sync"
+	"time"
 
 	"github.com/warden-bot/warden/comments"
 )
@@ -19,14 +21,25 @@ const (
 
 var checklist = []string{StagePlan, StageImplement, StageTest, StageSecurity, StageReview, StageRelease}
 
-// tracker owns the status checklist of one attempt and pushes it to the host
-// only when it changed, so progress costs one comment edit per transition.
+// tracker owns the status checklist of one attempt and pushes it to the
+// host only when it changed, and at most once per statusInterval: changes
+// in between are coalesced into one edit when the interval is up, so a
+// fast pipeline costs a few comment edits, not two per stage, and progress
+// never approaches GitHub's secondary limits on writes. The final state is
+// pushed at once.
 type tracker struct {
 	host Host
 	log  *slog.Logger
-	s    comments.Status
-	last string
+
+	mu     sync.Mutex // the deferred flush runs on a timer goroutine
+	s      comments.Status
+	last   string
+	pushed time.Time
+	flush  *time.Timer
 }
+
+// statusInterval is the least time between two status comment edits.
+const statusInterval = 5 * time.Second
 
 func newTracker(host Host, log *slog.Logger, mode string, attempt int) *tracker {
 	s := comments.Status{Mode: mode, Attempt: attempt, State: StateRunning}
@@ -37,17 +50,28 @@ func newTracker(host Host, log *slog.Logger, mode string, attempt int) *tracker 
 }
 
 func (t *tracker) stage(ctx context.Context, name, state, note string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
 	for i := range t.s.Stages {
 		if t.s.Stages[i].Name == name {
 			t.s.Stages[i].State, t.s.Stages[i].Note = state, note
 		}
 	}
-	t.push(ctx)
+	t.pushLocked(ctx, false)
+}
+
+// setAttempt records the attempt number once it is known.
+func (t *tracker) setAttempt(n int) {
+	t.mu.Lock()
+	t.s.Attempt = n
+	t.mu.Unlock()
 }
 
 // finish marks the attempt's end state; stages still pending or running are
 // shown as skipped, or canceled when the attempt was canceled.
 func (t *tracker) finish(ctx context.Context, state, note string, pr int) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
 	rest := "skipped"
 	if state == "canceled" {
 		rest = "canceled"
@@ -58,14 +82,37 @@ func (t *tracker) finish(ctx context.Context, state, note string, pr int) {
 		}
 	}
 	t.s.State, t.s.Note, t.s.PR = state, note, pr
-	t.push(ctx)
+	if t.flush != nil {
+		t.flush.Stop()
+		t.flush = nil
+	}
+	t.pushLocked(ctx, true)
 }
 
 func (t *tracker) push(ctx context.Context) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.pushLocked(ctx, false)
+}
+
+func (t *tracker) pushLocked(ctx context.Context, now bool) {
 	body := comments.RenderStatus(t.s)
 	if body == t.last {
 		return
 	}
+	if wait := statusInterval - time.Since(t.pushed); !now && !t.pushed.IsZero() && wait > 0 {
+		if t.flush == nil {
+			bg := context.WithoutCancel(ctx)
+			t.flush = time.AfterFunc(wait, func() {
+				t.mu.Lock()
+				defer t.mu.Unlock()
+				t.flush = nil
+				t.pushLocked(bg, true)
+			})
+		}
+		return
+	}
+	t.pushed = time.Now()
 	if err := t.host.Status(ctx, t.s); err != nil {
 		// Progress display is best effort; the outcome comment is what counts.
 		t.log.Warn("status comment not updated", "err", err)
@@ -76,6 +123,8 @@ func (t *tracker) push(ctx context.Context) {
 
 // failedStage is the stage shown as failed or running, for fingerprints.
 func (t *tracker) failedStage() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
 	for _, st := range t.s.Stages {
 		if st.State == "failed" || st.State == "running" {
 			return st.Name

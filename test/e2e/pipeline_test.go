@@ -49,6 +49,11 @@ func TestHappyPathOpensOnePR(t *testing.T) {
 	if st := w.gh.Statuses(repo, pr.HeadSHA); len(st) == 0 || st[len(st)-1].State != "success" {
 		t.Errorf("warden/mode status = %+v", st)
 	}
+	// Status edits are coalesced and the status comment's id remembered:
+	// a whole task costs GitHub a handful of calls (17 when measured).
+	if n := len(w.gh.Calls()); n > 20 {
+		t.Errorf("%d GitHub API calls for one task, want at most 20", n)
+	}
 	for _, c := range w.botComments(7) {
 		if strings.Contains(c, "sk-test-e2e-key") || strings.Contains(c, "ghs_") {
 			t.Fatalf("a secret leaked into a comment:\n%s", c)
