@@ -136,10 +136,17 @@ type fakeIssues struct {
 	comments []*github.IssueComment
 	writes   []string
 	nextID   int64
+	lists    int
 }
 
 func (f *fakeIssues) ListComments(_ context.Context, o, r string, n int, _ *github.IssueListCommentsOptions) ([]*github.IssueComment, *github.Response, error) {
-	return f.comments, &github.Response{}, nil
+	f.lists++
+	out := make([]*github.IssueComment, len(f.comments))
+	for i, c := range f.comments {
+		cp := *c
+		out[i] = &cp
+	}
+	return out, &github.Response{}, nil
 }
 func (f *fakeIssues) CreateComment(_ context.Context, o, r string, n int, c *github.IssueComment) (*github.IssueComment, *github.Response, error) {
 	f.nextID++
@@ -179,5 +186,28 @@ func TestPosterUpsertsByAuthorAndMarker(t *testing.T) {
 	recs, _ := p.PriorOutcomes(ctx, "o", "r", 1)
 	if len(recs) != 1 || recs[0].Repeat != 2 || recs[0].Attempt != 2 {
 		t.Fatalf("prior = %+v", recs)
+	}
+}
+
+// A remembering poster lists the issue's comments once and follows its own
+// writes: the status comment is found again and a repeated outcome is
+// still recognised without another listing.
+func TestPosterRemembersItsListing(t *testing.T) {
+	f := &fakeIssues{}
+	p := &Poster{Client: f, BotLogin: "warden[bot]", Redactor: NewRedactor(), Remember: true}
+	ctx := context.Background()
+	if _, err := p.PriorOutcomes(ctx, "o", "r", 1); err != nil {
+		t.Fatal(err)
+	}
+	id, _ := p.UpsertStatus(ctx, "o", "r", 1, RenderStatus(Status{State: "queued"}))
+	if id2, _ := p.UpsertStatus(ctx, "o", "r", 1, RenderStatus(Status{State: "running"})); id2 != id {
+		t.Fatalf("status comment %d, then %d", id, id2)
+	}
+	rec := outcome.Record{Outcome: outcome.Escalated, FailureClass: outcome.TestFailure, Fingerprint: "fp1", Attempt: 1}
+	p.PostOutcome(ctx, "o", "r", 1, rec, Details{})
+	p.PostOutcome(ctx, "o", "r", 1, rec, Details{})
+	want := []string{"o/r#1:create", "o/r:edit:1", "o/r#1:create", "o/r:edit:2"}
+	if f.lists != 1 || strings.Join(f.writes, ",") != strings.Join(want, ",") {
+		t.Fatalf("lists = %d, writes = %v, want one listing and %v", f.lists, f.writes, want)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/google/go-github/v60/github"
 	"github.com/warden-bot/warden/outcome"
@@ -21,10 +22,54 @@ type Poster struct {
 	Client   IssueComments
 	BotLogin string
 	Redactor *Redactor
+	// Remember keeps the first listing of Warden's comments and follows
+	// its own writes, for a poster that is the only writer of its issue's
+	// Warden comments while it lives (one attempt): a task then lists the
+	// issue's comments once instead of for every lookup.
+	Remember bool
+	mu       sync.Mutex // a status flush may run beside the attempt
+	mine     map[int][]*github.IssueComment
 }
 
 // own lists Warden's own comments on an issue (author == bot), oldest first.
 func (p *Poster) own(ctx context.Context, owner, repo string, n int) ([]*github.IssueComment, error) {
+	p.mu.Lock()
+	cs, ok := p.mine[n]
+	p.mu.Unlock()
+	if ok && p.Remember {
+		return cs, nil
+	}
+	cs, err := p.list(ctx, owner, repo, n)
+	if err == nil && p.Remember {
+		p.mu.Lock()
+		if p.mine == nil {
+			p.mine = map[int][]*github.IssueComment{}
+		}
+		p.mine[n] = cs
+		p.mu.Unlock()
+	}
+	return cs, err
+}
+
+// remember follows a write of Warden's own into the remembered listing.
+func (p *Poster) remember(n int, c *github.IssueComment) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !p.Remember || p.mine == nil || c == nil {
+		return
+	}
+	for _, old := range p.mine[n] {
+		if old.GetID() == c.GetID() {
+			old.Body = c.Body
+			return
+		}
+	}
+	if _, listed := p.mine[n]; listed {
+		p.mine[n] = append(p.mine[n], c)
+	}
+}
+
+func (p *Poster) list(ctx context.Context, owner, repo string, n int) ([]*github.IssueComment, error) {
 	var out []*github.IssueComment
 	opts := &github.IssueListCommentsOptions{ListOptions: github.ListOptions{PerPage: 100}}
 	for page := 0; page < 50; page++ {
@@ -66,6 +111,7 @@ func (p *Poster) upsertID(ctx context.Context, owner, repo string, n int, existi
 	if err != nil {
 		return 0, fmt.Errorf("comment on %s/%s#%d: %w", owner, repo, n, err)
 	}
+	p.remember(n, &github.IssueComment{ID: github.Int64(c.GetID()), Body: &body})
 	return c.GetID(), nil
 }
 
@@ -75,6 +121,7 @@ func (p *Poster) EditComment(ctx context.Context, owner, repo string, n int, id 
 	if _, _, err := p.Client.EditComment(ctx, owner, repo, id, &github.IssueComment{Body: &body}); err != nil {
 		return fmt.Errorf("edit comment %d on %s/%s#%d: %w", id, owner, repo, n, err)
 	}
+	p.remember(n, &github.IssueComment{ID: github.Int64(id), Body: &body})
 	return nil
 }
 

@@ -85,6 +85,7 @@ func (r *githubRunner) Run(ctx context.Context, p jobs.RunPayload, at jobs.Attem
 		CloneURL: p.CloneURL, DefaultBranch: p.DefaultBranch, Token: token, Installation: p.Installation,
 		Deferrals: p.Deferrals, Depth: p.Depth, Final: at.Final,
 	}
+	host.Poster.Remember = true // the attempt is the only writer of its Warden comments
 	res := r.p.Attempt(ctx, host, t)
 	return jobs.Result{Record: res.Record, DeferFor: res.DeferFor}
 }
