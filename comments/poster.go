@@ -36,7 +36,7 @@ func (p *Poster) own(ctx context.Context, owner, repo string, n int) ([]*github.
 	p.mu.Lock()
 	cs, ok := p.mine[n]
 	p.mu.Unlock()
-	if ok && p.Remember {
+	if ok { // only a remembering poster fills mine
 		return cs, nil
 	}
 	cs, err := p.list(ctx, owner, repo, n)

@@ -67,17 +67,13 @@ func (a *attempt) chain(ctx context.Context, name string, steps []step) error {
 		Intensity: allowed, Period: 24 * time.Hour, OnEvent: a.event,
 	}, children...)
 	err := sup.Run(ctx)
-	if p.err != nil {
+	switch {
+	case p.err != nil:
 		return p.err
+	case supervisor.IsShutdown(err):
+		return nil
 	}
-	var ie *supervisor.IntensityExceeded
-	if errors.As(err, &ie) {
-		return ie
-	}
-	if err != nil && !supervisor.IsShutdown(err) {
-		return err // the attempt's context ended
-	}
-	return nil
+	return err // nil, intensity exceeded, or the attempt's context ended
 }
 
 // stageChild is step i as a transient, significant child.
@@ -114,8 +110,7 @@ func (a *attempt) stageChild(p *pass, i int, st step) supervisor.ChildSpec {
 			return err // stopped by the supervisor, which ignores this exit
 		}
 		err = a.count(ctx, st.name, err)
-		switch {
-		case retryable(err) && n < policy.MaxAttempts && !a.tripped(err):
+		if retryable(err) && n < policy.MaxAttempts && !a.tripped(err) {
 			last.Store(errBox{err})
 			return err // abnormal exit: the supervisor restarts this stage and those after it
 		}

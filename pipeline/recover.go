@@ -43,12 +43,8 @@ func (a *attempt) supervised(ctx context.Context) error {
 		},
 	})
 	err := sup.Run(ctx)
-	var ie *supervisor.IntensityExceeded
-	if errors.As(err, &ie) {
-		return ie // corrupt twice: the mirror itself needs a look
-	}
 	if final != nil || err == nil || supervisor.IsShutdown(err) {
 		return final
 	}
-	return err
+	return err // corrupt twice (intensity exceeded), or the attempt's context ended
 }

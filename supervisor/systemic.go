@@ -66,18 +66,3 @@ func (s *Systemic) Observe(ctx context.Context, f Failure) (Verdict, error) {
 	}
 	return Verdict{Tripped: len(tasks) >= threshold, Recent: recent}, nil
 }
-
-// ByScope groups failures by scope with their distinct fingerprints, for
-// one alert per affected repository.
-func ByScope(fs []Failure) map[string][]string {
-	out := map[string][]string{}
-	seen := map[string]bool{}
-	for _, f := range fs {
-		k := f.Scope + "\x00" + f.Fingerprint
-		if !seen[k] {
-			seen[k] = true
-			out[f.Scope] = append(out[f.Scope], f.Fingerprint)
-		}
-	}
-	return out
-}

@@ -3,7 +3,6 @@ package supervisor
 import (
 	"context"
 	"errors"
-	"reflect"
 	"sync"
 	"testing"
 	"testing/synctest"
@@ -71,16 +70,5 @@ func TestSystemicThresholdAndErrors(t *testing.T) {
 	log.fail = errors.New("redis down")
 	if _, err := s.Observe(context.Background(), Failure{Task: "a#2"}); err == nil {
 		t.Fatal("a failing log was not reported")
-	}
-}
-
-func TestByScopeGroupsFingerprintsOnce(t *testing.T) {
-	got := ByScope([]Failure{
-		{Scope: "a/x", Fingerprint: "f1"}, {Scope: "a/y", Fingerprint: "f1"},
-		{Scope: "a/x", Fingerprint: "f2"}, {Scope: "a/x", Fingerprint: "f1"},
-	})
-	want := map[string][]string{"a/x": {"f1", "f2"}, "a/y": {"f1"}}
-	if !reflect.DeepEqual(got, want) {
-		t.Fatalf("got %v, want %v", got, want)
 	}
 }

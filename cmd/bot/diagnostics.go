@@ -45,16 +45,8 @@ func mergeAlert(old, al alert) alert {
 	if old.Repo == "" {
 		return al
 	}
-	for _, fp := range al.Fingerprints {
-		if !slices.Contains(old.Fingerprints, fp) {
-			old.Fingerprints = append(old.Fingerprints, fp)
-		}
-	}
-	for _, t := range al.Tasks {
-		if !slices.Contains(old.Tasks, t) {
-			old.Tasks = append(old.Tasks, t)
-		}
-	}
+	old.Fingerprints = appendNew(old.Fingerprints, al.Fingerprints...)
+	old.Tasks = appendNew(old.Tasks, al.Tasks...)
 	old.Installation = al.Installation
 	return old
 }
@@ -89,4 +81,14 @@ func (s *systemic) flush(ctx context.Context) {
 		s.a.log.Info("waiting systemic alert filed on GitHub", "repo", al.Repo)
 		_ = os.Remove(f)
 	}
+}
+
+// appendNew appends the values list does not hold yet.
+func appendNew(list []string, vs ...string) []string {
+	for _, v := range vs {
+		if !slices.Contains(list, v) {
+			list = append(list, v)
+		}
+	}
+	return list
 }

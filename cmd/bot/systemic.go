@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
@@ -76,12 +75,8 @@ func alerts(recent []supervisor.Failure) []alert {
 			byScope[f.Scope] = al
 			order = append(order, f.Scope)
 		}
-		if !slices.Contains(al.Fingerprints, f.Fingerprint) {
-			al.Fingerprints = append(al.Fingerprints, f.Fingerprint)
-		}
-		if !slices.Contains(al.Tasks, f.Task) {
-			al.Tasks = append(al.Tasks, f.Task)
-		}
+		al.Fingerprints = appendNew(al.Fingerprints, f.Fingerprint)
+		al.Tasks = appendNew(al.Tasks, f.Task)
 	}
 	out := make([]alert, 0, len(order))
 	for _, k := range order {

@@ -85,12 +85,7 @@ func (w *world) label(n int, title, body, label, sender string) int {
 	w.t.Helper()
 	w.gh.AddIssue(repo, n, title, body, sender, label)
 	w.nextID++
-	req := harness.LabeledDelivery(w.t, harness.LabeledOptions{
-		URL: w.bot.URL() + "/webhooks", Secret: secret, DeliveryID: fmt.Sprintf("delivery-%d-%d", n, w.nextID),
-		Repo: repo, CloneURL: w.gh.Repo(repo).CloneURL, Installation: inst, Issue: n, Title: title, Body: body,
-		Label: label, Sender: sender,
-	})
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := http.DefaultClient.Do(w.labeledRequest(n, fmt.Sprintf("delivery-%d-%d", n, w.nextID), title, body, label, sender))
 	if err != nil {
 		w.t.Fatal(err)
 	}
@@ -99,6 +94,14 @@ func (w *world) label(n int, title, body, label, sender string) int {
 }
 
 // botComments returns the bodies of Warden's own comments on issue n.
+// labeledRequest is issue n's signed issues.labeled delivery with the given id.
+func (w *world) labeledRequest(n int, id, title, body, label, sender string) *http.Request {
+	return harness.LabeledDelivery(w.t, harness.LabeledOptions{
+		URL: w.bot.URL() + "/webhooks", Secret: secret, DeliveryID: id, Repo: repo, CloneURL: w.gh.Repo(repo).CloneURL,
+		Installation: inst, Issue: n, Title: title, Body: body, Label: label, Sender: sender,
+	})
+}
+
 func (w *world) botComments(n int) []string {
 	var out []string
 	for _, c := range w.gh.Comments(repo, n) {

@@ -15,11 +15,7 @@ import (
 
 // labeledAs builds issue n's labeled delivery with the given delivery id.
 func (w *world) labeledAs(n int, id string) *http.Request {
-	return harness.LabeledDelivery(w.t, harness.LabeledOptions{
-		URL: w.bot.URL() + "/webhooks", Secret: secret, DeliveryID: id, Repo: repo, CloneURL: w.gh.Repo(repo).CloneURL,
-		Installation: inst, Issue: n, Title: "Add returns the difference", Body: "calc.Add(2, 3) returns -1.",
-		Label: "warden:maintenance", Sender: "alice",
-	})
+	return w.labeledRequest(n, id, "Add returns the difference", "calc.Add(2, 3) returns -1.", "warden:maintenance", "alice")
 }
 
 // GitHub retries and fans out: the same delivery many times at once, and

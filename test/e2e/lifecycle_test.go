@@ -20,6 +20,19 @@ func (w *world) modeStatus(sha string) string {
 	return st
 }
 
+// withOpenPR is a world in which issue n, labelled for mode, went the
+// happy path and has its PR open.
+func withOpenPR(t *testing.T, n int, mode string) *world {
+	t.Helper()
+	w := newWorld(t, calcRepo())
+	w.model.Script(happyScript)
+	w.label(n, "Add returns the difference", "calc.Add(2, 3) returns -1.", "warden:"+mode, "alice")
+	if rec := w.outcomeOf(n, 90*time.Second); rec.Outcome != outcome.Completed {
+		t.Fatalf("record = %+v", rec)
+	}
+	return w
+}
+
 // evaluations counts the warden/mode statuses Warden set on sha: each
 // evaluation of an evolution PR sets one, so it shows the worker has looked.
 func (w *world) evaluations(sha string) int {
@@ -36,12 +49,7 @@ func (w *world) evaluations(sha string) int {
 // is reported on the issue and queues a fix attempt on the same branch;
 // only a green check on the current head merges it.
 func TestMaintenancePRMergesOnlyOnGreen(t *testing.T) {
-	w := newWorld(t, calcRepo())
-	w.model.Script(happyScript)
-	w.label(70, "Add returns the difference", "calc.Add(2, 3) returns -1.", "warden:maintenance", "alice")
-	if rec := w.outcomeOf(70, 90*time.Second); rec.Outcome != outcome.Completed {
-		t.Fatalf("record = %+v", rec)
-	}
+	w := withOpenPR(t, 70, "maintenance")
 	first := w.pull()
 	w.checkRun(first, "failure")
 	w.eventually(30*time.Second, func() bool { return strings.Contains(strings.Join(w.botComments(70), "\n"), "CI failed on PR #") },
@@ -59,12 +67,7 @@ func TestMaintenancePRMergesOnlyOnGreen(t *testing.T) {
 // An evolution PR's warden/mode turns success only for a writer's approval
 // of the current head, goes back to pending on a push, and is never merged.
 func TestEvolutionPRNeedsAWritersApprovalOfTheHead(t *testing.T) {
-	w := newWorld(t, calcRepo())
-	w.model.Script(happyScript)
-	w.label(71, "Add returns the difference", "calc.Add(2, 3) returns -1.", "warden:evolution", "alice")
-	if rec := w.outcomeOf(71, 90*time.Second); rec.Outcome != outcome.Completed {
-		t.Fatalf("record = %+v", rec)
-	}
+	w := withOpenPR(t, 71, "evolution")
 	p := w.pull()
 	if st := w.modeStatus(p.HeadSHA); st != "pending" {
 		t.Fatalf("warden/mode after opening = %q, want pending", st)
@@ -102,12 +105,7 @@ func TestEvolutionPRNeedsAWritersApprovalOfTheHead(t *testing.T) {
 // A PR closed without merging hands the issue back to a human: escalated,
 // with a note saying how to try again.
 func TestPRClosedWithoutMergeEscalates(t *testing.T) {
-	w := newWorld(t, calcRepo())
-	w.model.Script(happyScript)
-	w.label(72, "Add returns the difference", "calc.Add(2, 3) returns -1.", "warden:maintenance", "alice")
-	if rec := w.outcomeOf(72, 90*time.Second); rec.Outcome != outcome.Completed {
-		t.Fatalf("record = %+v", rec)
-	}
+	w := withOpenPR(t, 72, "maintenance")
 	p := w.pull()
 	w.gh.ClosePull(repo, p.Number, false)
 	w.deliver("pull_request", "pull_request.closed.json", func(m map[string]any) {

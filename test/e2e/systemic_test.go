@@ -1,8 +1,6 @@
 package e2e
 
 import (
-	"encoding/json"
-	"fmt"
 	"io"
 	"net/http"
 	"os"
@@ -10,38 +8,22 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/warden-bot/warden/test/harness"
 )
 
-// comment delivers issue_comment.created for issue n, signed.
+// comment delivers issue_comment.created on issue n, with its current labels.
 func (w *world) comment(n int, body, sender string) int {
 	w.t.Helper()
-	var m map[string]any
-	if err := json.Unmarshal(harness.Fixture(w.t, "webhooks/issue_comment.created.json"), &m); err != nil {
-		w.t.Fatal(err)
-	}
-	m["installation"] = map[string]any{"id": inst, "node_id": "test"}
-	r := m["repository"].(map[string]any)
-	r["full_name"], r["name"] = repo, name
-	r["owner"].(map[string]any)["login"] = owner
-	is := m["issue"].(map[string]any)
 	var labels []any
 	for _, l := range w.gh.Labels(repo, n) {
 		labels = append(labels, map[string]any{"name": l})
 	}
-	is["number"], is["labels"] = n, labels
-	delete(is, "pull_request")
-	m["comment"].(map[string]any)["body"] = body
-	m["sender"].(map[string]any)["login"] = sender
-	b, _ := json.Marshal(m)
-	w.nextID++
-	resp, err := http.DefaultClient.Do(harness.NewDelivery(w.bot.URL()+"/webhooks", "issue_comment", fmt.Sprintf("comment-%d-%d", n, w.nextID), b, secret))
-	if err != nil {
-		w.t.Fatal(err)
-	}
-	resp.Body.Close()
-	return resp.StatusCode
+	return w.deliver("issue_comment", "issue_comment.created.json", func(m map[string]any) {
+		is := m["issue"].(map[string]any)
+		is["number"], is["labels"] = n, labels
+		delete(is, "pull_request")
+		m["comment"].(map[string]any)["body"] = body
+		m["sender"].(map[string]any)["login"] = sender
+	})
 }
 
 // paused reads the warden_queue_paused gauge of the default queue.
