@@ -32,8 +32,8 @@ func splitting(r fakemodel.Request) fakemodel.Reply {
 
 // closeIssue closes issue n as a maintainer (or a merged PR) would.
 func (w *world) closeIssue(n int, label string) {
-	w.gh.CloseIssue(repo, n)
-	w.deliver("issues", "issues.opened.json", func(m map[string]any) {
+	w.GH.CloseIssue(repo, n)
+	w.Deliver("issues", "issues.opened.json", func(m map[string]any) {
 		m["action"] = "closed"
 		is := m["issue"].(map[string]any)
 		is["number"], is["state"], is["labels"] = n, "closed", []any{map[string]any{"name": label}}
@@ -45,34 +45,34 @@ func (w *world) closeIssue(n int, label string) {
 // worked on; closing them all completes and closes the parent.
 func TestDecompositionCompletesTheParent(t *testing.T) {
 	w := newWorld(t, calcRepo())
-	w.model.Script(splitting)
-	w.label(80, "Rework calc", "Four files need changes.", "warden:maintenance", "alice")
-	rec := w.outcomeOf(80, 90*time.Second)
+	w.Model.Script(splitting)
+	w.Label(80, "Rework calc", "Four files need changes.", "warden:maintenance", "alice")
+	rec := w.OutcomeOf(80, 90*time.Second)
 	if rec.Outcome != outcome.Decomposed {
 		t.Fatalf("record = %+v", rec)
 	}
 	var kids []int
 	for _, title := range []string{"Fix calc.Add", "Fix calc.Add again"} {
-		got := w.gh.IssuesTitled(repo, title)
+		got := w.GH.IssuesTitled(repo, title)
 		if len(got) != 1 || !strings.Contains(got[0].Body, `<!-- warden:parent {"issue":80,"depth":1} -->`) || len(got[0].Labels) == 0 {
 			t.Fatalf("sub-issue %q = %+v", title, got)
 		}
 		kids = append(kids, got[0].Number)
 	}
 	for _, k := range kids {
-		if r := w.outcomeOf(k, 90*time.Second); r.Outcome != outcome.Completed {
+		if r := w.OutcomeOf(k, 90*time.Second); r.Outcome != outcome.Completed {
 			t.Fatalf("sub-issue #%d: %+v", k, r)
 		}
 	}
 	w.closeIssue(kids[0], "warden:maintenance")
 	time.Sleep(time.Second)
-	if w.gh.Issue(repo, 80).State != "open" {
+	if w.GH.Issue(repo, 80).State != "open" {
 		t.Fatal("the parent closed while a sub-issue was open")
 	}
 	w.closeIssue(kids[1], "warden:maintenance")
-	w.eventually(30*time.Second, func() bool { return w.gh.Issue(repo, 80).State == "closed" }, "parent not closed when every sub-issue was")
-	if !strings.Contains(strings.Join(w.botComments(80), "\n"), "Every sub-issue is closed") || !w.hasLabel(80, "warden:completed") {
-		t.Fatalf("parent not completed: labels %v", w.gh.Labels(repo, 80))
+	w.Eventually(30*time.Second, func() bool { return w.GH.Issue(repo, 80).State == "closed" }, "parent not closed when every sub-issue was")
+	if !strings.Contains(strings.Join(w.BotComments(80), "\n"), "Every sub-issue is closed") || !w.HasLabel(80, "warden:completed") {
+		t.Fatalf("parent not completed: labels %v", w.GH.Labels(repo, 80))
 	}
 }
 
@@ -80,7 +80,7 @@ func TestDecompositionCompletesTheParent(t *testing.T) {
 // even when it was relabelled by hand (the marker keeps the depth).
 func TestDecompositionDepthFourIsRefused(t *testing.T) {
 	w := newWorld(t, calcRepo())
-	w.model.Script(func(r fakemodel.Request) fakemodel.Reply {
+	w.Model.Script(func(r fakemodel.Request) fakemodel.Reply {
 		if r.Stage == "plan" && strings.Contains(r.Prompt, "Split the work") {
 			return text(decomposePlan)
 		}
@@ -90,12 +90,12 @@ func TestDecompositionDepthFourIsRefused(t *testing.T) {
 		return happyScript(r)
 	})
 	body := "Deep work.\n\nPart of #3 (subtask 1 of 2).\n\n<!-- warden:parent {\"issue\":3,\"depth\":3} -->"
-	w.label(81, "Deep work", body, "warden:maintenance", "alice")
-	rec := w.outcomeOf(81, 90*time.Second)
+	w.Label(81, "Deep work", body, "warden:maintenance", "alice")
+	rec := w.OutcomeOf(81, 90*time.Second)
 	if rec.Outcome != outcome.Escalated || rec.FailureClass != outcome.GuardViolation || !strings.Contains(rec.Summary, "4 deep") {
 		t.Fatalf("record = %+v", rec)
 	}
-	if len(w.gh.IssuesTitled(repo, "Fix calc.Add")) != 0 {
+	if len(w.GH.IssuesTitled(repo, "Fix calc.Add")) != 0 {
 		t.Fatal("sub-issues were created past the depth limit")
 	}
 }
@@ -104,24 +104,24 @@ func TestDecompositionDepthFourIsRefused(t *testing.T) {
 // blocked one again, which remembers why it waited.
 func TestBlockedIssueResumesWhenItsBlockerCloses(t *testing.T) {
 	w := newWorld(t, calcRepo())
-	w.gh.AddIssue(repo, 75, "Upgrade the toolchain", "", "alice")
+	w.GH.AddIssue(repo, 75, "Upgrade the toolchain", "", "alice")
 	var plans atomic.Int32
-	w.model.Script(func(r fakemodel.Request) fakemodel.Reply {
+	w.Model.Script(func(r fakemodel.Request) fakemodel.Reply {
 		if r.Stage == "plan" && plans.Add(1) == 1 {
 			return text(`{"decision":"block","summary":"Needs the toolchain first.","obstacle":{"kind":"dependency","detail":"calc needs the new toolchain from #75","task":"#75"}}`)
 		}
 		return happyScript(r)
 	})
-	w.label(74, "Add returns the difference", "calc.Add(2, 3) returns -1.", "warden:maintenance", "alice")
-	if rec := w.outcomeOf(74, 90*time.Second); rec.Outcome != outcome.Blocked || rec.Obstacle.Task != "#75" {
+	w.Label(74, "Add returns the difference", "calc.Add(2, 3) returns -1.", "warden:maintenance", "alice")
+	if rec := w.OutcomeOf(74, 90*time.Second); rec.Outcome != outcome.Blocked || rec.Obstacle.Task != "#75" {
 		t.Fatalf("record = %+v", rec)
 	}
 	if got := w.stateLabels(74); len(got) != 1 || got[0] != "warden:blocked" {
 		t.Fatalf("state labels while blocked = %v, want exactly warden:blocked", got)
 	}
 	w.closeIssue(75, "bug")
-	w.eventually(90*time.Second, func() bool {
-		rs := w.records(74)
+	w.Eventually(90*time.Second, func() bool {
+		rs := w.Records(74)
 		return len(rs) > 0 && rs[len(rs)-1].Outcome == outcome.Completed
 	}, "the blocked issue did not complete after its blocker closed")
 	if second := w.planPrompt(2); !strings.Contains(second, "#75") {
@@ -134,20 +134,20 @@ func TestBlockedIssueResumesWhenItsBlockerCloses(t *testing.T) {
 func TestDeferredTaskReturnsWithItsContext(t *testing.T) {
 	w := newWorld(t, calcRepo())
 	var plans atomic.Int32
-	w.model.Script(func(r fakemodel.Request) fakemodel.Reply {
+	w.Model.Script(func(r fakemodel.Request) fakemodel.Reply {
 		if r.Stage == "plan" && plans.Add(1) == 1 {
 			return text(`{"decision":"defer","summary":"The upstream fix is not released yet.","recommendation":"Retry once calc v2 is tagged upstream."}`)
 		}
 		return happyScript(r)
 	})
-	w.label(76, "Add returns the difference", "calc.Add(2, 3) returns -1.", "warden:maintenance", "alice")
-	if rec := w.outcomeOf(76, 90*time.Second); rec.Outcome != outcome.Deferred {
+	w.Label(76, "Add returns the difference", "calc.Add(2, 3) returns -1.", "warden:maintenance", "alice")
+	if rec := w.OutcomeOf(76, 90*time.Second); rec.Outcome != outcome.Deferred {
 		t.Fatalf("record = %+v", rec)
 	}
-	ins := asynq.NewInspector(asynq.RedisClientOpt{Addr: harness.RedisAddr(t), DB: w.db})
+	ins := asynq.NewInspector(asynq.RedisClientOpt{Addr: harness.RedisAddr(t), DB: w.DB})
 	defer ins.Close()
 	var id string
-	w.eventually(10*time.Second, func() bool {
+	w.Eventually(10*time.Second, func() bool {
 		tasks, _ := ins.ListScheduledTasks("default")
 		for _, ti := range tasks {
 			if strings.Contains(string(ti.Payload), `"issue":76`) {
@@ -159,8 +159,8 @@ func TestDeferredTaskReturnsWithItsContext(t *testing.T) {
 	if err := ins.RunTask("default", id); err != nil {
 		t.Fatal(err)
 	}
-	w.eventually(90*time.Second, func() bool {
-		rs := w.records(76)
+	w.Eventually(90*time.Second, func() bool {
+		rs := w.Records(76)
 		return len(rs) > 0 && rs[len(rs)-1].Outcome == outcome.Completed
 	}, "the deferred task did not complete when it came back")
 	if second := w.planPrompt(2); !strings.Contains(second, "Retry once calc v2 is tagged upstream.") {
@@ -171,21 +171,21 @@ func TestDeferredTaskReturnsWithItsContext(t *testing.T) {
 // planPrompt is the k-th plan request's prompt (1-based).
 func (w *world) planPrompt(k int) string {
 	n := 0
-	for _, r := range w.model.Requests() {
+	for _, r := range w.Model.Requests() {
 		if r.Stage == "plan" {
 			if n++; n == k {
 				return r.Prompt
 			}
 		}
 	}
-	w.t.Fatalf("fewer than %d plan requests", k)
+	w.T.Fatalf("fewer than %d plan requests", k)
 	return fmt.Sprint()
 }
 
 // stateLabels are issue n's Warden state labels (not the trigger labels).
 func (w *world) stateLabels(n int) []string {
 	var out []string
-	for _, l := range w.gh.Labels(repo, n) {
+	for _, l := range w.GH.Labels(repo, n) {
 		if strings.HasPrefix(l, "warden:") && l != "warden:maintenance" && l != "warden:evolution" {
 			out = append(out, l)
 		}

@@ -6,7 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/warden-bot/warden/comments"
 	"github.com/warden-bot/warden/outcome"
 	"github.com/warden-bot/warden/test/fakemodel"
 )
@@ -26,21 +25,6 @@ func script(plan, edit string) func(fakemodel.Request) fakemodel.Reply {
 	}
 }
 
-func (w *world) outcomeOf(n int, d time.Duration) outcome.Record {
-	w.t.Helper()
-	w.eventually(d, func() bool { return w.commentWith(n, "<!-- warden:outcome") != "" }, "no outcome comment")
-	rec, _ := comments.ParseRecord(w.commentWith(n, "<!-- warden:outcome"))
-	return rec
-}
-
-func withFiles(extra map[string]string) map[string]string {
-	f := calcRepo()
-	for k, v := range extra {
-		f[k] = v
-	}
-	return f
-}
-
 func TestMaintenanceGuardsRefuse(t *testing.T) {
 	long := strings.Repeat("// line\n", 60)
 	cases := []struct {
@@ -53,14 +37,14 @@ func TestMaintenanceGuardsRefuse(t *testing.T) {
 	for i, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			w := newWorld(t, withFiles(map[string]string{"calc/big.go": "package calc\n" + long}))
-			w.model.Script(script(tc.plan, tc.edit))
+			w.Model.Script(script(tc.plan, tc.edit))
 			n := 20 + i
-			w.label(n, "Add returns the difference", "fix it", "warden:maintenance", "alice")
-			rec := w.outcomeOf(n, 90*time.Second)
+			w.Label(n, "Add returns the difference", "fix it", "warden:maintenance", "alice")
+			rec := w.OutcomeOf(n, 90*time.Second)
 			if rec.Outcome != outcome.Escalated || rec.FailureClass != outcome.GuardViolation {
 				t.Fatalf("record = %+v", rec)
 			}
-			if len(w.gh.Pulls(repo)) != 0 {
+			if len(w.GH.Pulls(repo)) != 0 {
 				t.Fatal("a PR was opened")
 			}
 		})
@@ -73,14 +57,14 @@ func TestEvolutionMayChangeTests(t *testing.T) {
 	files := withFiles(map[string]string{".github/warden.yml": "test: go test ./...\nevolution: {allow_test_changes: true}\n"})
 	w := newWorld(t, files)
 	edit := fixBlock + "calc/calc_test.go\n<<<<<<< SEARCH\nfunc TestAdd(t *testing.T) {\n=======\n// TestAdd checks the sum.\nfunc TestAdd(t *testing.T) {\n>>>>>>> REPLACE\n"
-	w.model.Script(script(`{"decision":"implement","summary":"s","approach":"a","files":["calc/calc.go","calc/calc_test.go"]}`, edit))
-	w.label(30, "Add returns the difference", "fix it and document the test", "warden:evolution", "alice")
-	rec := w.outcomeOf(30, 90*time.Second)
+	w.Model.Script(script(`{"decision":"implement","summary":"s","approach":"a","files":["calc/calc.go","calc/calc_test.go"]}`, edit))
+	w.Label(30, "Add returns the difference", "fix it and document the test", "warden:evolution", "alice")
+	rec := w.OutcomeOf(30, 90*time.Second)
 	if rec.Outcome != outcome.Completed || rec.PR == 0 {
-		t.Fatalf("record = %+v\n%s", rec, w.bot.Logs())
+		t.Fatalf("record = %+v\n%s", rec, w.Bot.Logs())
 	}
-	pr := w.gh.Pulls(repo)[0]
-	st := w.gh.Statuses(repo, pr.HeadSHA)
+	pr := w.GH.Pulls(repo)[0]
+	st := w.GH.Statuses(repo, pr.HeadSHA)
 	if len(st) == 0 || st[len(st)-1].State != "pending" || st[len(st)-1].Context != "warden/mode" {
 		t.Fatalf("evolution status = %+v", st)
 	}
@@ -90,10 +74,10 @@ func TestEvolutionMayChangeTests(t *testing.T) {
 func TestTestCommandSeesNoSecret(t *testing.T) {
 	files := withFiles(map[string]string{".github/warden.yml": "test: env; exit 1\nmax_fix_attempts: 0\n"})
 	w := newWorld(t, files)
-	w.model.Script(happyScript)
-	w.label(31, "Add returns the difference", "fix it", "warden:maintenance", "alice")
-	rec := w.outcomeOf(31, 90*time.Second)
-	body := w.commentWith(31, "<!-- warden:outcome")
+	w.Model.Script(happyScript)
+	w.Label(31, "Add returns the difference", "fix it", "warden:maintenance", "alice")
+	rec := w.OutcomeOf(31, 90*time.Second)
+	body := w.CommentWith(31, "<!-- warden:outcome")
 	if rec.FailureClass != outcome.TestFailure || !strings.Contains(body, "PATH=") {
 		t.Fatalf("record = %+v\n%s", rec, body)
 	}
@@ -108,24 +92,24 @@ func TestTestCommandSeesNoSecret(t *testing.T) {
 func TestRetryRemembersTheLastAttempt(t *testing.T) {
 	w := newWorld(t, calcRepo())
 	plan := `{"decision":"implement","summary":"s","approach":"multiply","files":["calc/calc.go"],"recommendation":"Check the sign in calc.Add first."}`
-	w.model.Script(func(r fakemodel.Request) fakemodel.Reply {
+	w.Model.Script(func(r fakemodel.Request) fakemodel.Reply {
 		if r.Stage == "plan" {
 			return text(plan)
 		}
 		return redScript(r)
 	})
-	w.label(40, "Add returns the difference", "fix it", "warden:maintenance", "alice")
-	if rec := w.outcomeOf(40, 120*time.Second); rec.FailureClass != outcome.TestFailure {
+	w.Label(40, "Add returns the difference", "fix it", "warden:maintenance", "alice")
+	if rec := w.OutcomeOf(40, 120*time.Second); rec.FailureClass != outcome.TestFailure {
 		t.Fatalf("first attempt = %+v", rec)
 	}
-	w.eventually(30*time.Second, func() bool {
-		w.gh.RemoveLabel(repo, 40, "warden:maintenance")
-		return w.label(40, "Add returns the difference", "fix it", "warden:maintenance", "alice") == http.StatusAccepted
+	w.Eventually(30*time.Second, func() bool {
+		w.GH.RemoveLabel(repo, 40, "warden:maintenance")
+		return w.Label(40, "Add returns the difference", "fix it", "warden:maintenance", "alice") == http.StatusAccepted
 	}, "relabel never queued")
 	var second string
-	w.eventually(60*time.Second, func() bool {
+	w.Eventually(60*time.Second, func() bool {
 		plans := 0
-		for _, r := range w.model.Requests() {
+		for _, r := range w.Model.Requests() {
 			if r.Stage == "plan" {
 				if plans++; plans == 2 {
 					second = r.Prompt

@@ -15,15 +15,15 @@ import (
 
 // labeledAs builds issue n's labeled delivery with the given delivery id.
 func (w *world) labeledAs(n int, id string) *http.Request {
-	return w.labeledRequest(n, id, "Add returns the difference", "calc.Add(2, 3) returns -1.", "warden:maintenance", "alice")
+	return w.LabeledRequest(n, id, "Add returns the difference", "calc.Add(2, 3) returns -1.", "warden:maintenance", "alice")
 }
 
 // GitHub retries and fans out: the same delivery many times at once, and
 // other deliveries for the same issue, become one task, one PR.
 func TestConcurrentDeliveriesQueueOnce(t *testing.T) {
 	w := newWorld(t, calcRepo())
-	w.model.Script(happyScript)
-	w.gh.AddIssue(repo, 90, "Add returns the difference", "calc.Add(2, 3) returns -1.", "alice", "warden:maintenance")
+	w.Model.Script(happyScript)
+	w.GH.AddIssue(repo, 90, "Add returns the difference", "calc.Add(2, 3) returns -1.", "alice", "warden:maintenance")
 	var mu sync.Mutex
 	codes := map[int]int{}
 	var wg sync.WaitGroup
@@ -50,15 +50,15 @@ func TestConcurrentDeliveriesQueueOnce(t *testing.T) {
 	if codes[http.StatusAccepted] != 1 || codes[http.StatusOK] != 15 {
 		t.Fatalf("codes = %v, want one 202 and fifteen 200", codes)
 	}
-	w.outcomeOf(90, 90*time.Second)
-	if n := len(w.gh.Pulls(repo)); n != 1 {
+	w.OutcomeOf(90, 90*time.Second)
+	if n := len(w.GH.Pulls(repo)); n != 1 {
 		t.Fatalf("PRs = %d, want 1", n)
 	}
-	if n := len(w.records(90)); n != 1 {
+	if n := len(w.Records(90)); n != 1 {
 		t.Fatalf("outcome comments = %d, want 1", n)
 	}
 	plans := 0
-	for _, r := range w.model.Requests() {
+	for _, r := range w.Model.Requests() {
 		if r.Stage == "plan" {
 			plans++
 		}
@@ -92,7 +92,7 @@ func ownRedis(t *testing.T, addr string) func() {
 }
 
 func (w *world) get(path string) int {
-	resp, err := http.Get(w.bot.URL() + path)
+	resp, err := http.Get(w.Bot.URL() + path)
 	if err != nil {
 		return 0
 	}
@@ -107,13 +107,13 @@ func TestDeadRedisAnswers503(t *testing.T) {
 	addr := harness.FreeAddr(t)
 	stop := ownRedis(t, addr)
 	w := newWorld(t, calcRepo(), func(env map[string]string) { env["WARDEN_REDIS_URL"] = "redis://" + addr + "/0" })
-	w.model.Script(happyScript)
+	w.Model.Script(happyScript)
 	if code := w.get("/readyz"); code != http.StatusOK {
 		t.Fatalf("/readyz = %d with Redis up", code)
 	}
 	stop()
-	w.eventually(10*time.Second, func() bool { return w.get("/readyz") == http.StatusServiceUnavailable }, "/readyz not 503 with Redis down")
-	w.gh.AddIssue(repo, 91, "Add returns the difference", "calc.Add(2, 3) returns -1.", "alice", "warden:maintenance")
+	w.Eventually(10*time.Second, func() bool { return w.get("/readyz") == http.StatusServiceUnavailable }, "/readyz not 503 with Redis down")
+	w.GH.AddIssue(repo, 91, "Add returns the difference", "calc.Add(2, 3) returns -1.", "alice", "warden:maintenance")
 	resp, err := http.DefaultClient.Do(w.labeledAs(91, "while-redis-is-down"))
 	if err != nil {
 		t.Fatal(err)
@@ -123,8 +123,8 @@ func TestDeadRedisAnswers503(t *testing.T) {
 		t.Fatalf("webhook with Redis down = %d, want 503", resp.StatusCode)
 	}
 	ownRedis(t, addr)
-	w.eventually(20*time.Second, func() bool { return w.get("/readyz") == http.StatusOK }, "/readyz not 200 after Redis came back")
-	w.eventually(20*time.Second, func() bool {
+	w.Eventually(20*time.Second, func() bool { return w.get("/readyz") == http.StatusOK }, "/readyz not 200 after Redis came back")
+	w.Eventually(20*time.Second, func() bool {
 		resp, err := http.DefaultClient.Do(w.labeledAs(91, "while-redis-is-down")) // GitHub's redelivery
 		if err != nil {
 			return false
@@ -132,7 +132,7 @@ func TestDeadRedisAnswers503(t *testing.T) {
 		resp.Body.Close()
 		return resp.StatusCode == http.StatusAccepted
 	}, "the redelivery was not queued")
-	if rec := w.outcomeOf(91, 90*time.Second); !strings.Contains(string(rec.Outcome), "completed") {
+	if rec := w.OutcomeOf(91, 90*time.Second); !strings.Contains(string(rec.Outcome), "completed") {
 		t.Fatalf("record = %+v", rec)
 	}
 }

@@ -12,7 +12,7 @@ import (
 // modeStatus is the last warden/mode status on sha.
 func (w *world) modeStatus(sha string) string {
 	st := ""
-	for _, s := range w.gh.Statuses(repo, sha) {
+	for _, s := range w.GH.Statuses(repo, sha) {
 		if s.Context == "warden/mode" {
 			st = s.State
 		}
@@ -25,9 +25,9 @@ func (w *world) modeStatus(sha string) string {
 func withOpenPR(t *testing.T, n int, mode string) *world {
 	t.Helper()
 	w := newWorld(t, calcRepo())
-	w.model.Script(happyScript)
-	w.label(n, "Add returns the difference", "calc.Add(2, 3) returns -1.", "warden:"+mode, "alice")
-	if rec := w.outcomeOf(n, 90*time.Second); rec.Outcome != outcome.Completed {
+	w.Model.Script(happyScript)
+	w.Label(n, "Add returns the difference", "calc.Add(2, 3) returns -1.", "warden:"+mode, "alice")
+	if rec := w.OutcomeOf(n, 90*time.Second); rec.Outcome != outcome.Completed {
 		t.Fatalf("record = %+v", rec)
 	}
 	return w
@@ -37,7 +37,7 @@ func withOpenPR(t *testing.T, n int, mode string) *world {
 // evaluation of an evolution PR sets one, so it shows the worker has looked.
 func (w *world) evaluations(sha string) int {
 	n := 0
-	for _, s := range w.gh.Statuses(repo, sha) {
+	for _, s := range w.GH.Statuses(repo, sha) {
 		if s.Context == "warden/mode" {
 			n++
 		}
@@ -50,54 +50,54 @@ func (w *world) evaluations(sha string) int {
 // only a green check on the current head merges it.
 func TestMaintenancePRMergesOnlyOnGreen(t *testing.T) {
 	w := withOpenPR(t, 70, "maintenance")
-	first := w.pull()
-	w.checkRun(first, "failure")
-	w.eventually(30*time.Second, func() bool { return strings.Contains(strings.Join(w.botComments(70), "\n"), "CI failed on PR #") },
+	first := w.Pull()
+	w.CheckRun(first, "failure")
+	w.Eventually(30*time.Second, func() bool { return strings.Contains(strings.Join(w.BotComments(70), "\n"), "CI failed on PR #") },
 		"the red check was not reported on the issue")
-	w.eventually(90*time.Second, func() bool { return len(w.records(70)) >= 2 }, "no fix attempt after the red check")
-	p := w.pull()
+	w.Eventually(90*time.Second, func() bool { return len(w.Records(70)) >= 2 }, "no fix attempt after the red check")
+	p := w.Pull()
 	if p.Merged || p.State != "open" {
 		t.Fatalf("merged on a red check: %+v", p)
 	}
-	w.checkRun(p, "success")
-	w.eventually(30*time.Second, func() bool { return w.pull().Merged }, "not merged after a green check")
-	w.eventually(10*time.Second, func() bool { return w.hasLabel(70, "warden:completed") }, "issue not marked completed")
+	w.CheckRun(p, "success")
+	w.Eventually(30*time.Second, func() bool { return w.Pull().Merged }, "not merged after a green check")
+	w.Eventually(10*time.Second, func() bool { return w.HasLabel(70, "warden:completed") }, "issue not marked completed")
 }
 
 // An evolution PR's warden/mode turns success only for a writer's approval
 // of the current head, goes back to pending on a push, and is never merged.
 func TestEvolutionPRNeedsAWritersApprovalOfTheHead(t *testing.T) {
 	w := withOpenPR(t, 71, "evolution")
-	p := w.pull()
+	p := w.Pull()
 	if st := w.modeStatus(p.HeadSHA); st != "pending" {
 		t.Fatalf("warden/mode after opening = %q, want pending", st)
 	}
 	before := w.evaluations(p.HeadSHA)
-	w.review(p, "trudy", "APPROVED") // triage: does not count
-	w.review(p, "warden-test[bot]", "APPROVED")
-	w.eventually(30*time.Second, func() bool { return w.evaluations(p.HeadSHA) >= before+2 }, "reviews not evaluated")
+	w.Review(p, "trudy", "APPROVED") // triage: does not count
+	w.Review(p, "warden-test[bot]", "APPROVED")
+	w.Eventually(30*time.Second, func() bool { return w.evaluations(p.HeadSHA) >= before+2 }, "reviews not evaluated")
 	if st := w.modeStatus(p.HeadSHA); st != "pending" {
 		t.Fatalf("warden/mode after a triager's approval = %q", st)
 	}
-	w.review(p, "alice", "APPROVED")
-	w.eventually(30*time.Second, func() bool { return w.modeStatus(p.HeadSHA) == "success" }, "a writer's approval did not turn warden/mode success")
+	w.Review(p, "alice", "APPROVED")
+	w.Eventually(30*time.Second, func() bool { return w.modeStatus(p.HeadSHA) == "success" }, "a writer's approval did not turn warden/mode success")
 
-	gitfixture.Commit(t, w.bare, p.Head, map[string]string{"NOTES.md": "a maintainer's push\n"})
-	p2 := w.pull()
+	gitfixture.Commit(t, w.Bare, p.Head, map[string]string{"NOTES.md": "a maintainer's push\n"})
+	p2 := w.Pull()
 	if p2.HeadSHA == p.HeadSHA {
 		t.Fatal("the push did not move the head")
 	}
-	w.deliver("pull_request", "pull_request.synchronize.json", func(m map[string]any) {
+	w.Deliver("pull_request", "pull_request.synchronize.json", func(m map[string]any) {
 		pr := m["pull_request"].(map[string]any)
 		pr["number"], pr["state"] = p2.Number, "open"
 		pr["head"].(map[string]any)["ref"], pr["head"].(map[string]any)["sha"] = p2.Head, p2.HeadSHA
 		pr["user"].(map[string]any)["login"] = "warden-test[bot]"
 	})
-	w.eventually(30*time.Second, func() bool { return w.modeStatus(p2.HeadSHA) == "pending" }, "warden/mode not pending after a push")
+	w.Eventually(30*time.Second, func() bool { return w.modeStatus(p2.HeadSHA) == "pending" }, "warden/mode not pending after a push")
 	before = w.evaluations(p2.HeadSHA)
-	w.checkRun(p2, "success")
-	w.eventually(30*time.Second, func() bool { return w.evaluations(p2.HeadSHA) > before }, "green check not evaluated")
-	if w.pull().Merged {
+	w.CheckRun(p2, "success")
+	w.Eventually(30*time.Second, func() bool { return w.evaluations(p2.HeadSHA) > before }, "green check not evaluated")
+	if w.Pull().Merged {
 		t.Fatal("Warden merged an evolution PR")
 	}
 }
@@ -106,16 +106,16 @@ func TestEvolutionPRNeedsAWritersApprovalOfTheHead(t *testing.T) {
 // with a note saying how to try again.
 func TestPRClosedWithoutMergeEscalates(t *testing.T) {
 	w := withOpenPR(t, 72, "maintenance")
-	p := w.pull()
-	w.gh.ClosePull(repo, p.Number, false)
-	w.deliver("pull_request", "pull_request.closed.json", func(m map[string]any) {
+	p := w.Pull()
+	w.GH.ClosePull(repo, p.Number, false)
+	w.Deliver("pull_request", "pull_request.closed.json", func(m map[string]any) {
 		pr := m["pull_request"].(map[string]any)
 		pr["number"], pr["state"], pr["merged"] = p.Number, "closed", false
 		pr["head"].(map[string]any)["ref"], pr["head"].(map[string]any)["sha"] = p.Head, p.HeadSHA
 		pr["user"].(map[string]any)["login"] = "warden-test[bot]"
 	})
-	w.eventually(30*time.Second, func() bool { return w.hasLabel(72, "warden:escalated") }, "issue not escalated after its PR was closed")
-	if !strings.Contains(strings.Join(w.botComments(72), "\n"), "closed without being merged") {
+	w.Eventually(30*time.Second, func() bool { return w.HasLabel(72, "warden:escalated") }, "issue not escalated after its PR was closed")
+	if !strings.Contains(strings.Join(w.BotComments(72), "\n"), "closed without being merged") {
 		t.Fatal("no note on the issue")
 	}
 }

@@ -14,16 +14,16 @@ import (
 // passes the repository's tests; the outcome says completed; every stage is done.
 func TestHappyPathOpensOnePR(t *testing.T) {
 	w := newWorld(t, calcRepo())
-	w.model.Script(happyScript)
-	if code := w.label(7, "Add returns the difference", "calc.Add(2, 3) returns -1; it should add.", "warden:maintenance", "alice"); code != http.StatusAccepted {
+	w.Model.Script(happyScript)
+	if code := w.Label(7, "Add returns the difference", "calc.Add(2, 3) returns -1; it should add.", "warden:maintenance", "alice"); code != http.StatusAccepted {
 		t.Fatalf("answered %d", code)
 	}
-	w.eventually(90*time.Second, func() bool { return w.commentWith(7, "<!-- warden:outcome") != "" }, "no outcome comment")
-	rec, ok := comments.ParseRecord(w.commentWith(7, "<!-- warden:outcome"))
+	w.Eventually(90*time.Second, func() bool { return w.CommentWith(7, "<!-- warden:outcome") != "" }, "no outcome comment")
+	rec, ok := comments.ParseRecord(w.CommentWith(7, "<!-- warden:outcome"))
 	if !ok || rec.Outcome != "completed" || rec.PR == 0 || rec.FailureClass != "" {
-		t.Fatalf("outcome record = %+v\n%s", rec, w.bot.Logs())
+		t.Fatalf("outcome record = %+v\n%s", rec, w.Bot.Logs())
 	}
-	prs := w.gh.Pulls(repo)
+	prs := w.GH.Pulls(repo)
 	if len(prs) != 1 {
 		t.Fatalf("want one PR, got %d", len(prs))
 	}
@@ -31,10 +31,10 @@ func TestHappyPathOpensOnePR(t *testing.T) {
 	if !strings.HasPrefix(pr.Head, "warden/7-") || !strings.Contains(pr.Body, "Fixes #7") || !strings.Contains(pr.Body, `<!-- warden:pr {"issue":7,"mode":"maintenance"} -->`) {
 		t.Fatalf("PR = %+v", pr)
 	}
-	if got := gitfixture.ReadFile(t, w.bare, pr.Head, "calc/calc.go"); !strings.Contains(got, "return a + b") {
+	if got := gitfixture.ReadFile(t, w.Bare, pr.Head, "calc/calc.go"); !strings.Contains(got, "return a + b") {
 		t.Fatalf("branch does not hold the fix:\n%s", got)
 	}
-	status := w.commentWith(7, "<!-- warden:status -->")
+	status := w.CommentWith(7, "<!-- warden:status -->")
 	for _, stage := range []string{"Plan", "Implement", "Test", "Security", "Review", "Release"} {
 		if !strings.Contains(status, stage) {
 			t.Errorf("status comment lacks %s:\n%s", stage, status)
@@ -43,19 +43,19 @@ func TestHappyPathOpensOnePR(t *testing.T) {
 	if strings.Contains(status, "pending") || strings.Contains(status, "failed") {
 		t.Errorf("status comment not all done:\n%s", status)
 	}
-	if !w.hasLabel(7, "warden:pr-open") {
-		t.Errorf("labels = %v", w.gh.Labels(repo, 7))
+	if !w.HasLabel(7, "warden:pr-open") {
+		t.Errorf("labels = %v", w.GH.Labels(repo, 7))
 	}
-	if st := w.gh.Statuses(repo, pr.HeadSHA); len(st) == 0 || st[len(st)-1].State != "success" {
+	if st := w.GH.Statuses(repo, pr.HeadSHA); len(st) == 0 || st[len(st)-1].State != "success" {
 		t.Errorf("warden/mode status = %+v", st)
 	}
 	// Status edits are coalesced and the status comment's id remembered:
 	// a whole task costs GitHub a handful of calls (15 when measured; a
 	// "queued" update that lands before the worker starts adds four).
-	if n := len(w.gh.Calls()); n > 20 {
+	if n := len(w.GH.Calls()); n > 20 {
 		t.Errorf("%d GitHub API calls for one task, want at most 20", n)
 	}
-	for _, c := range w.botComments(7) {
+	for _, c := range w.BotComments(7) {
 		if strings.Contains(c, "sk-test-e2e-key") || strings.Contains(c, "ghs_") {
 			t.Fatalf("a secret leaked into a comment:\n%s", c)
 		}
@@ -66,10 +66,10 @@ func TestHappyPathOpensOnePR(t *testing.T) {
 // the test output in a collapsed block.
 func TestFailingTestsEscalate(t *testing.T) {
 	w := newWorld(t, calcRepo())
-	w.model.Script(redScript)
-	w.label(8, "Add returns the difference", "calc.Add is wrong.", "warden:maintenance", "alice")
-	w.eventually(120*time.Second, func() bool { return w.commentWith(8, "<!-- warden:outcome") != "" }, "no outcome comment")
-	body := w.commentWith(8, "<!-- warden:outcome")
+	w.Model.Script(redScript)
+	w.Label(8, "Add returns the difference", "calc.Add is wrong.", "warden:maintenance", "alice")
+	w.Eventually(120*time.Second, func() bool { return w.CommentWith(8, "<!-- warden:outcome") != "" }, "no outcome comment")
+	body := w.CommentWith(8, "<!-- warden:outcome")
 	rec, _ := comments.ParseRecord(body)
 	if rec.Outcome != "escalated" || rec.FailureClass != "test_failure" {
 		t.Fatalf("record = %+v", rec)
@@ -77,11 +77,11 @@ func TestFailingTestsEscalate(t *testing.T) {
 	if !strings.Contains(body, "<details>") || !strings.Contains(body, "want 5") {
 		t.Fatalf("test output not quoted:\n%s", body)
 	}
-	if len(w.gh.Pulls(repo)) != 0 {
+	if len(w.GH.Pulls(repo)) != 0 {
 		t.Fatal("a PR was opened for failing tests")
 	}
 	fixes := 0
-	for _, r := range w.model.Requests() {
+	for _, r := range w.Model.Requests() {
 		if r.Stage == "fix" {
 			fixes++
 			if !strings.Contains(r.Prompt, "want 5") {
@@ -97,26 +97,26 @@ func TestFailingTestsEscalate(t *testing.T) {
 // Running the same issue twice yields one PR, updated in place.
 func TestSecondRunReusesThePR(t *testing.T) {
 	w := newWorld(t, calcRepo())
-	w.model.Script(happyScript)
-	w.label(9, "Add returns the difference", "fix Add", "warden:maintenance", "alice")
-	w.eventually(90*time.Second, func() bool { return w.commentWith(9, "<!-- warden:outcome") != "" }, "first run")
+	w.Model.Script(happyScript)
+	w.Label(9, "Add returns the difference", "fix Add", "warden:maintenance", "alice")
+	w.Eventually(90*time.Second, func() bool { return w.CommentWith(9, "<!-- warden:outcome") != "" }, "first run")
 	// The first task is done once its delivery would queue again; a maintainer
 	// relabelling earlier is told it is already queued.
-	w.eventually(30*time.Second, func() bool {
-		w.gh.RemoveLabel(repo, 9, "warden:maintenance")
-		return w.label(9, "Add returns the difference", "fix Add", "warden:maintenance", "alice") == http.StatusAccepted
+	w.Eventually(30*time.Second, func() bool {
+		w.GH.RemoveLabel(repo, 9, "warden:maintenance")
+		return w.Label(9, "Add returns the difference", "fix Add", "warden:maintenance", "alice") == http.StatusAccepted
 	}, "relabel never queued")
-	w.eventually(90*time.Second, func() bool {
+	w.Eventually(90*time.Second, func() bool {
 		n := 0
-		for _, r := range w.model.Requests() {
+		for _, r := range w.Model.Requests() {
 			if r.Stage == "review" {
 				n++
 			}
 		}
-		return n >= 2 && len(w.gh.Pulls(repo)) >= 1 && strings.Contains(w.commentWith(9, "<!-- warden:status -->"), "Attempt 2")
+		return n >= 2 && len(w.GH.Pulls(repo)) >= 1 && strings.Contains(w.CommentWith(9, "<!-- warden:status -->"), "Attempt 2")
 	}, "second run")
-	w.eventually(30*time.Second, func() bool { return w.hasLabel(9, "warden:pr-open") }, "second run finished")
-	if n := len(w.gh.Pulls(repo)); n != 1 {
+	w.Eventually(30*time.Second, func() bool { return w.HasLabel(9, "warden:pr-open") }, "second run finished")
+	if n := len(w.GH.Pulls(repo)); n != 1 {
 		t.Fatalf("PRs = %d, want 1", n)
 	}
 }

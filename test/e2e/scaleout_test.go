@@ -19,7 +19,7 @@ import (
 func TestScaleOutSurvivesAKilledWorker(t *testing.T) {
 	w := newWorld(t, calcRepo(), func(env map[string]string) { env["WARDEN_ROLE"] = "web" })
 	var implements atomic.Int32
-	w.model.Script(func(r fakemodel.Request) fakemodel.Reply {
+	w.Model.Script(func(r fakemodel.Request) fakemodel.Reply {
 		rep := happyScript(r)
 		if r.Stage == "implement" {
 			implements.Add(1)
@@ -29,26 +29,26 @@ func TestScaleOutSurvivesAKilledWorker(t *testing.T) {
 	})
 	workers := make([]*harness.Bot, 2)
 	for i := range workers {
-		env := maps.Clone(w.env)
+		env := maps.Clone(w.Env)
 		env["WARDEN_ROLE"], env["WARDEN_DATA_DIR"] = "worker", t.TempDir()
-		workers[i] = harness.StartBinary(t, w.bin, env)
+		workers[i] = harness.StartBinary(t, w.Bin, env)
 	}
 	const n = 20
 	for i := range n {
-		w.label(100+i, fmt.Sprintf("Add returns the difference (%d)", i), "calc.Add(2, 3) returns -1.", "warden:maintenance", "alice")
+		w.Label(100+i, fmt.Sprintf("Add returns the difference (%d)", i), "calc.Add(2, 3) returns -1.", "warden:maintenance", "alice")
 	}
-	w.eventually(60*time.Second, func() bool { return strings.Contains(workers[0].Logs(), `"msg":"stage finished"`) }, "worker 0 never started a stage")
+	w.Eventually(60*time.Second, func() bool { return strings.Contains(workers[0].Logs(), `"msg":"stage finished"`) }, "worker 0 never started a stage")
 	workers[0].Kill()
-	w.eventually(5*time.Minute, func() bool {
+	w.Eventually(5*time.Minute, func() bool {
 		for i := range n {
-			if len(w.records(100+i)) == 0 {
+			if len(w.Records(100+i)) == 0 {
 				return false
 			}
 		}
 		return true
 	}, "not every issue got an outcome after a worker was killed")
 	heads := map[string]bool{}
-	for _, p := range w.gh.Pulls(repo) {
+	for _, p := range w.GH.Pulls(repo) {
 		if heads[p.Head] {
 			t.Errorf("two PRs for branch %s", p.Head)
 		}
@@ -58,7 +58,7 @@ func TestScaleOutSurvivesAKilledWorker(t *testing.T) {
 		t.Errorf("PRs = %d, want %d", len(heads), n)
 	}
 	for i := range n {
-		rs := w.records(100 + i)
+		rs := w.Records(100 + i)
 		if len(rs) != 1 || rs[0].Outcome != outcome.Completed {
 			t.Errorf("issue %d: records %+v", 100+i, rs)
 		}

@@ -13,14 +13,14 @@ import (
 // the worker answers on the issue with the sticky status comment and a state label.
 func TestLabeledIssueIsQueuedAndAnswered(t *testing.T) {
 	w := newWorld(t, nil)
-	w.model.Script(happyScript) // the worker goes on to run the pipeline
-	if code := w.label(1, "Add returns the difference", "calc.Add(2, 3) returns -1.", "warden:maintenance", "alice"); code != http.StatusAccepted {
+	w.Model.Script(happyScript) // the worker goes on to run the pipeline
+	if code := w.Label(1, "Add returns the difference", "calc.Add(2, 3) returns -1.", "warden:maintenance", "alice"); code != http.StatusAccepted {
 		t.Fatalf("labeled delivery answered %d", code)
 	}
-	w.eventually(20*time.Second, func() bool { return w.commentWith(1, "<!-- warden:status -->") != "" }, "no status comment")
-	w.eventually(20*time.Second, func() bool {
+	w.Eventually(20*time.Second, func() bool { return w.CommentWith(1, "<!-- warden:status -->") != "" }, "no status comment")
+	w.Eventually(20*time.Second, func() bool {
 		for _, s := range []string{"queued", "running", "pr-open", "completed", "escalated", "retrying"} {
-			if w.hasLabel(1, "warden:"+s) {
+			if w.HasLabel(1, "warden:"+s) {
 				return true
 			}
 		}
@@ -30,12 +30,12 @@ func TestLabeledIssueIsQueuedAndAnswered(t *testing.T) {
 
 func TestTriageUserIsRefused(t *testing.T) {
 	w := newWorld(t, nil)
-	if code := w.label(2, "Anything", "", "warden:maintenance", "trudy"); code != http.StatusOK {
+	if code := w.Label(2, "Anything", "", "warden:maintenance", "trudy"); code != http.StatusOK {
 		t.Fatalf("refused delivery answered %d", code)
 	}
 	time.Sleep(500 * time.Millisecond) // nothing may appear: give a wrong worker time to act
-	if len(w.botComments(2)) != 0 {
-		t.Fatalf("refused trigger produced comments: %v", w.botComments(2))
+	if len(w.BotComments(2)) != 0 {
+		t.Fatalf("refused trigger produced comments: %v", w.BotComments(2))
 	}
 }
 

@@ -19,26 +19,13 @@ import (
 	"github.com/warden-bot/warden/test/fakemodel"
 )
 
-// withConfig is the calc repository with its .github/warden.yml replaced.
-func withConfig(yml string) map[string]string {
-	return withFiles(map[string]string{".github/warden.yml": yml})
-}
-
-// chaosBinary runs the bot built with -tags chaos, with WARDEN_CHAOS set.
-func chaosBinary(spec string) option {
-	return func(env map[string]string) {
-		env[tagsKey] = "chaos"
-		env["WARDEN_CHAOS"] = spec
-	}
-}
-
 // A model reply that hangs past timeouts.stall is cut off by the stall
 // watchdog, Implement restarts, and the task completes on the retry.
 func TestStalledReplyIsRetried(t *testing.T) {
 	w := newWorld(t, withConfig("test: go test ./...\nmax_fix_attempts: 2\ntimeouts:\n  stall: 2s\n  heartbeat: 1s\n"))
 	var implements atomic.Int32
 	var hungAt atomic.Value
-	w.model.Script(func(r fakemodel.Request) fakemodel.Reply {
+	w.Model.Script(func(r fakemodel.Request) fakemodel.Reply {
 		if r.Stage == "implement" && implements.Add(1) == 1 {
 			hungAt.Store(time.Now())
 			return fakemodel.Reply{Hang: 5 * time.Minute}
@@ -46,19 +33,19 @@ func TestStalledReplyIsRetried(t *testing.T) {
 		return happyScript(r)
 	})
 	events := w.observe()
-	w.label(50, "Add returns the difference", "calc.Add(2, 3) returns -1.", "warden:maintenance", "alice")
-	rec := w.outcomeOf(50, 120*time.Second)
+	w.Label(50, "Add returns the difference", "calc.Add(2, 3) returns -1.", "warden:maintenance", "alice")
+	rec := w.OutcomeOf(50, 120*time.Second)
 	if rec.Outcome != outcome.Completed || rec.PR == 0 {
-		t.Fatalf("record = %+v\n%s", rec, tail(w.bot.Logs(), 4000))
+		t.Fatalf("record = %+v\n%s", rec, tail(w.Bot.Logs(), 4000))
 	}
 	if n := implements.Load(); n != 2 {
 		t.Fatalf("implement requests = %d, want 2 (one hung, one retried)", n)
 	}
-	logs := w.bot.Logs()
+	logs := w.Bot.Logs()
 	if !strings.Contains(logs, "stalled") {
 		t.Fatalf("no stall event logged:\n%s", tail(logs, 4000))
 	}
-	w.eventually(10*time.Second, func() bool { return events.has("stalled", "acme/calc#50", "Implement") }, "no stalled event published for bot observe")
+	w.Eventually(10*time.Second, func() bool { return events.has("stalled", "acme/calc#50", "Implement") }, "no stalled event published for bot observe")
 	// The detection latency, for the record (not asserted: timing is not
 	// a test's business): from the hung request's arrival to the event.
 	if at, ok := events.at("stalled", "acme/calc#50"); ok {
@@ -70,24 +57,24 @@ func TestStalledReplyIsRetried(t *testing.T) {
 // stage, and the worker goes on to the next task.
 func TestPanicInStageBecomesOutcome(t *testing.T) {
 	w := newWorld(t, calcRepo(), chaosBinary("panic:Security"))
-	w.model.Script(happyScript)
+	w.Model.Script(happyScript)
 	for _, n := range []int{51, 52} {
-		w.label(n, "Add returns the difference", "calc.Add(2, 3) returns -1.", "warden:maintenance", "alice")
-		rec := w.outcomeOf(n, 120*time.Second)
+		w.Label(n, "Add returns the difference", "calc.Add(2, 3) returns -1.", "warden:maintenance", "alice")
+		rec := w.OutcomeOf(n, 120*time.Second)
 		if rec.Outcome != outcome.Escalated || rec.Stage != "Security" || rec.FailureClass != outcome.Deterministic {
 			t.Fatalf("issue %d: record = %+v", n, rec)
 		}
-		body := w.commentWith(n, "<!-- warden:outcome")
+		body := w.CommentWith(n, "<!-- warden:outcome")
 		if !strings.Contains(body, "Security") || !strings.Contains(body, "panic") {
 			t.Fatalf("issue %d: outcome comment does not name the stage and the panic:\n%s", n, body)
 		}
 	}
 	select {
-	case <-w.bot.Done():
-		t.Fatalf("the bot died:\n%s", tail(w.bot.Logs(), 4000))
+	case <-w.Bot.Done():
+		t.Fatalf("the bot died:\n%s", tail(w.Bot.Logs(), 4000))
 	default:
 	}
-	if len(w.gh.Pulls(repo)) != 0 {
+	if len(w.GH.Pulls(repo)) != 0 {
 		t.Fatal("a PR was opened past a crashed Security stage")
 	}
 }
@@ -97,16 +84,16 @@ func TestPanicInStageBecomesOutcome(t *testing.T) {
 // its aggressive policy, and the task is escalated saying why.
 func TestRepeatedFailureTripsBreaker(t *testing.T) {
 	w := newWorld(t, calcRepo())
-	w.model.Script(happyScript)
+	w.Model.Script(happyScript)
 	pushes := filepath.Join(t.TempDir(), "pushes")
 	hook := "#!/bin/sh\necho push >> " + pushes + "\necho 'quota policy: this repository refuses new branches' >&2\nexit 1\n"
-	if err := os.WriteFile(filepath.Join(w.bare, "hooks", "pre-receive"), []byte(hook), 0o755); err != nil {
+	if err := os.WriteFile(filepath.Join(w.Bare, "hooks", "pre-receive"), []byte(hook), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	w.label(53, "Add returns the difference", "calc.Add(2, 3) returns -1.", "warden:maintenance", "alice")
-	rec := w.outcomeOf(53, 120*time.Second)
+	w.Label(53, "Add returns the difference", "calc.Add(2, 3) returns -1.", "warden:maintenance", "alice")
+	rec := w.OutcomeOf(53, 120*time.Second)
 	if rec.Outcome != outcome.Escalated || rec.Stage != "Release" || !strings.Contains(rec.Summary, "same failure happened 3 times") {
-		t.Fatalf("record = %+v\n%s", rec, tail(w.bot.Logs(), 4000))
+		t.Fatalf("record = %+v\n%s", rec, tail(w.Bot.Logs(), 4000))
 	}
 	data, _ := os.ReadFile(pushes)
 	if n := strings.Count(string(data), "push"); n != 3 {
@@ -121,12 +108,12 @@ type observed struct {
 }
 
 func (w *world) observe() *observed {
-	w.t.Helper()
+	w.T.Helper()
 	o := &observed{}
-	rdb := redis.NewClient(&redis.Options{Addr: harness.RedisAddr(w.t)})
+	rdb := redis.NewClient(&redis.Options{Addr: harness.RedisAddr(w.T)})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
-	w.t.Cleanup(func() { cancel(); <-done; rdb.Close() })
+	w.T.Cleanup(func() { cancel(); <-done; rdb.Close() })
 	go func() {
 		defer close(done)
 		_ = jobs.Subscribe(ctx, rdb, func(e jobs.Event, _ []byte) {
@@ -166,14 +153,14 @@ func (o *observed) at(kind, task string) (time.Time, bool) {
 // maintainer's `/warden retry` resets it.
 func TestCorruptWorktreeNeedsIntervention(t *testing.T) {
 	w := newWorld(t, calcRepo(), chaosBinary("corrupt:Security"), func(env map[string]string) { env["WARDEN_UI_PASSWORD"] = "op-pass" })
-	w.model.Script(happyScript)
-	w.label(54, "Add returns the difference", "calc.Add(2, 3) returns -1.", "warden:maintenance", "alice")
-	rec := w.outcomeOf(54, 120*time.Second)
+	w.Model.Script(happyScript)
+	w.Label(54, "Add returns the difference", "calc.Add(2, 3) returns -1.", "warden:maintenance", "alice")
+	rec := w.OutcomeOf(54, 120*time.Second)
 	if rec.Outcome != outcome.Escalated || !strings.Contains(rec.Summary, "supervisor gave up") || !strings.Contains(rec.Summary, "/warden retry") {
-		t.Fatalf("record = %+v\n%s", rec, tail(w.bot.Logs(), 4000))
+		t.Fatalf("record = %+v\n%s", rec, tail(w.Bot.Logs(), 4000))
 	}
 	plans := 0
-	for _, r := range w.model.Requests() {
+	for _, r := range w.Model.Requests() {
 		if r.Stage == "plan" {
 			plans++
 		}
@@ -182,12 +169,12 @@ func TestCorruptWorktreeNeedsIntervention(t *testing.T) {
 		t.Fatalf("plan requests = %d, want 2 (the attempt restarted from Plan once)", plans)
 	}
 	// The outcome comment is posted before the task is listed: wait for it.
-	w.eventually(10*time.Second, func() bool { return len(w.interventions()) == 1 }, "task not listed as needing intervention")
+	w.Eventually(10*time.Second, func() bool { return len(w.interventions()) == 1 }, "task not listed as needing intervention")
 	if got := w.interventions(); got[0].Issue != 54 || got[0].State != "needs_intervention" {
 		t.Fatalf("needs_intervention = %+v", got)
 	}
-	w.comment(54, "/warden retry", "alice")
-	w.eventually(10*time.Second, func() bool { return len(w.interventions()) == 0 }, "retry did not reset the intervention")
+	w.Comment(54, "/warden retry", "alice")
+	w.Eventually(10*time.Second, func() bool { return len(w.interventions()) == 0 }, "retry did not reset the intervention")
 }
 
 type taskView struct {
@@ -197,17 +184,17 @@ type taskView struct {
 }
 
 func (w *world) interventions() []taskView {
-	w.t.Helper()
-	req, _ := http.NewRequest(http.MethodGet, w.bot.URL()+"/api/tasks?state=needs_intervention", nil)
+	w.T.Helper()
+	req, _ := http.NewRequest(http.MethodGet, w.Bot.URL()+"/api/tasks?state=needs_intervention", nil)
 	req.SetBasicAuth("admin", "op-pass")
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
-		w.t.Fatal(err)
+		w.T.Fatal(err)
 	}
 	defer resp.Body.Close()
 	var out []taskView
 	if err := json.NewDecoder(resp.Body).Decode(&out); err != nil || resp.StatusCode != http.StatusOK {
-		w.t.Fatalf("GET /api/tasks?state=needs_intervention: %d %v", resp.StatusCode, err)
+		w.T.Fatalf("GET /api/tasks?state=needs_intervention: %d %v", resp.StatusCode, err)
 	}
 	return out
 }
