@@ -7,7 +7,6 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/google/go-github/v60/github"
 	"github.com/warden-bot/warden/jobs"
 )
 
@@ -42,19 +41,19 @@ func Commands(prefix, body string) []string {
 }
 
 func (r *Router) issueComment(ctx context.Context, d Delivery) (Decision, error) {
-	var ev github.IssueCommentEvent
+	var ev issuePayload
 	if err := decodePayload(d, &ev); err != nil {
 		return Decision{}, err
 	}
-	if ev.GetAction() != "created" {
+	if ev.Action != "created" {
 		return ignored("only new comments carry commands"), nil
 	}
-	ic, valid := newIssueContext(ev.Installation, ev.Repo, ev.Issue, ev.Sender)
+	ic, valid := ev.context()
 	if !valid {
 		return Decision{}, errMissing("issue_comment")
 	}
-	cmds := Commands(r.Prefix, ev.GetComment().GetBody())
-	if len(cmds) == 0 || r.fromBot(ctx, ic.sender) || ic.issue.IsPullRequest() {
+	cmds := Commands(r.Prefix, ev.Comment.Body)
+	if len(cmds) == 0 || r.fromBot(ctx, ic.sender) || ic.issue.isPullRequest() {
 		return ignored("no command"), nil
 	}
 	if ok, why := r.canWrite(ctx, ic.inst, ic.owner, ic.name, ic.sender); !ok {
@@ -83,7 +82,7 @@ func (r *Router) command(ctx context.Context, ic issueContext, cmd, delivery str
 		return r.cancel(ctx, ic, "/"+r.Prefix+" cancel")
 	case "status":
 		mode, _ := r.issueMode(ic.issue)
-		st := jobs.StatusPayload{Repo: ic.fullName(), Installation: ic.inst, Issue: ic.issue.GetNumber(), Mode: mode, State: "status"}
+		st := jobs.StatusPayload{Repo: ic.fullName(), Installation: ic.inst, Issue: ic.issue.Number, Mode: mode, State: "status"}
 		if err := r.Queue.EnqueueStatus(ctx, st); err != nil {
 			return Decision{}, unavailable("enqueue status", err)
 		}

@@ -125,7 +125,12 @@ func TestCodes(t *testing.T) {
 		{"no delivery", map[string]string{"X-GitHub-Delivery": ""}, body, 400},
 		{"not json", nil, []byte("{not json"), 400},
 		{"wrong shape", nil, []byte(`{"action":"labeled","issue":"seven"}`), 400},
+		// Events Warden does not decode still have their JSON checked.
+		{"ping not json", nil, []byte("{not json"), 400},
+		{"unhandled not json", nil, []byte(`{"action":`), 400},
+		{"unhandled", nil, []byte(`{"action":"created"}`), 200},
 	}
+	events := map[string]string{"ping not json": "ping", "unhandled not json": "fork", "unhandled": "fork"}
 	for i, tc := range cases {
 		hdr := tc.hdr
 		if hdr == nil {
@@ -134,7 +139,11 @@ func TestCodes(t *testing.T) {
 		if _, ok := hdr["X-Hub-Signature-256"]; !ok {
 			hdr["X-Hub-Signature-256"] = sign(tc.body)
 		}
-		code, _ := r.post(t, "issues", "c"+string(rune('a'+i)), tc.body, hdr)
+		event := events[tc.name]
+		if event == "" {
+			event = "issues"
+		}
+		code, _ := r.post(t, event, "c"+string(rune('a'+i)), tc.body, hdr)
 		if code != tc.want {
 			t.Errorf("%s: got %d, want %d", tc.name, code, tc.want)
 		}

@@ -4,52 +4,30 @@ import (
 	"context"
 	"strings"
 
-	"github.com/google/go-github/v60/github"
 	"github.com/warden-bot/warden/jobs"
 )
 
-// issueContext is what every issue-scoped route needs from a payload.
-type issueContext struct {
-	inst        int64
-	owner, name string
-	issue       *github.Issue
-	repo        *github.Repository
-	sender      string
-}
-
-func (ic issueContext) fullName() string { return ic.owner + "/" + ic.name }
-
-func newIssueContext(inst *github.Installation, repo *github.Repository, issue *github.Issue, sender *github.User) (issueContext, bool) {
-	if repo == nil || issue == nil || sender == nil || repo.GetOwner().GetLogin() == "" || repo.GetName() == "" || issue.GetNumber() <= 0 {
-		return issueContext{}, false
-	}
-	return issueContext{
-		inst: inst.GetID(), owner: repo.GetOwner().GetLogin(), name: repo.GetName(),
-		issue: issue, repo: repo, sender: sender.GetLogin(),
-	}, true
-}
-
 func (r *Router) issues(ctx context.Context, d Delivery) (Decision, error) {
-	var ev github.IssuesEvent
+	var ev issuePayload
 	if err := decodePayload(d, &ev); err != nil {
 		return Decision{}, err
 	}
-	ic, valid := newIssueContext(ev.Installation, ev.Repo, ev.Issue, ev.Sender)
+	ic, valid := ev.context()
 	if !valid {
 		return Decision{}, errMissing("issues")
 	}
 	if r.fromBot(ctx, ic.sender) {
 		return ignored("event from Warden itself"), nil
 	}
-	switch ev.GetAction() {
+	switch ev.Action {
 	case "labeled":
-		mode, ok := r.triggerMode(ev.GetLabel().GetName())
+		mode, ok := r.triggerMode(ev.Label.Name)
 		if !ok {
 			return ignored("label is not a trigger"), nil
 		}
 		return r.queueIssue(ctx, ic, mode, jobs.ReasonLabel, d.ID)
 	case "unlabeled":
-		if _, ok := r.triggerMode(ev.GetLabel().GetName()); !ok {
+		if _, ok := r.triggerMode(ev.Label.Name); !ok {
 			return ignored("label is not a trigger"), nil
 		}
 		return r.cancel(ctx, ic, "the trigger label was removed")
@@ -59,13 +37,13 @@ func (r *Router) issues(ctx context.Context, d Delivery) (Decision, error) {
 			return dec, err
 		}
 		// Issues blocked on this one, and a decomposed parent, may now go on.
-		if err := r.Queue.EnqueueClosed(ctx, jobs.ClosedPayload{Repo: ic.fullName(), Installation: ic.inst, Issue: ic.issue.GetNumber(),
-			CloneURL: ic.repo.GetCloneURL(), DefaultBranch: ic.repo.GetDefaultBranch()}); err != nil {
+		if err := r.Queue.EnqueueClosed(ctx, jobs.ClosedPayload{Repo: ic.fullName(), Installation: ic.inst, Issue: ic.issue.Number,
+			CloneURL: ic.repo.CloneURL, DefaultBranch: ic.repo.DefaultBranch}); err != nil {
 			return Decision{}, unavailable("enqueue closed", err)
 		}
 		return queued("closed"), nil
 	}
-	return ignored("action " + ev.GetAction() + " is not handled"), nil
+	return ignored("action " + ev.Action + " is not handled"), nil
 }
 
 // triggerMode maps a trigger label to its mode.
@@ -78,9 +56,9 @@ func (r *Router) triggerMode(label string) (string, bool) {
 }
 
 // issueMode is the mode of an issue's trigger labels; both at once is ambiguous.
-func (r *Router) issueMode(issue *github.Issue) (mode string, ambiguous bool) {
+func (r *Router) issueMode(issue *payloadIssue) (mode string, ambiguous bool) {
 	for _, l := range issue.Labels {
-		if m, ok := r.triggerMode(l.GetName()); ok {
+		if m, ok := r.triggerMode(l.Name); ok {
 			if mode != "" && mode != m {
 				return "", true
 			}
@@ -92,16 +70,16 @@ func (r *Router) issueMode(issue *github.Issue) (mode string, ambiguous bool) {
 
 func (r *Router) queueIssue(ctx context.Context, ic issueContext, mode, reason, delivery string) (Decision, error) {
 	if ok, why := r.canWrite(ctx, ic.inst, ic.owner, ic.name, ic.sender); !ok {
-		r.Log.Warn("trigger refused", "repo", ic.fullName(), "issue", ic.issue.GetNumber(), "user", ic.sender, "reason", why, "audit", true)
+		r.Log.Warn("trigger refused", "repo", ic.fullName(), "issue", ic.issue.Number, "user", ic.sender, "reason", why, "audit", true)
 		return refused(why), nil
 	}
 	if m, ambiguous := r.issueMode(ic.issue); ambiguous || (m != "" && m != mode) {
 		return r.reply(ctx, ic, "refused", "This issue carries both `"+r.Prefix+":maintenance` and `"+r.Prefix+":evolution`. Remove one of them and Warden will start.")
 	}
 	p := jobs.RunPayload{
-		Repo: ic.fullName(), Installation: ic.inst, Issue: ic.issue.GetNumber(), IssueID: ic.issue.GetID(),
-		Mode: mode, Title: ic.issue.GetTitle(), Body: ic.issue.GetBody(),
-		CloneURL: ic.repo.GetCloneURL(), DefaultBranch: ic.repo.GetDefaultBranch(),
+		Repo: ic.fullName(), Installation: ic.inst, Issue: ic.issue.Number, IssueID: ic.issue.ID,
+		Mode: mode, Title: ic.issue.Title, Body: ic.issue.Body,
+		CloneURL: ic.repo.CloneURL, DefaultBranch: ic.repo.DefaultBranch,
 		Sender: ic.sender, Delivery: delivery, Reason: reason,
 	}
 	res, err := r.Queue.EnqueueRun(ctx, p)
@@ -122,7 +100,7 @@ func (r *Router) queueIssue(ctx context.Context, ic issueContext, mode, reason, 
 }
 
 func (r *Router) cancel(ctx context.Context, ic issueContext, why string) (Decision, error) {
-	res, err := r.Queue.Cancel(ctx, ic.fullName(), ic.issue.GetNumber())
+	res, err := r.Queue.Cancel(ctx, ic.fullName(), ic.issue.Number)
 	if err != nil {
 		return Decision{}, unavailable("cancel", err)
 	}
@@ -130,7 +108,7 @@ func (r *Router) cancel(ctx context.Context, ic issueContext, why string) (Decis
 	case jobs.CanceledQueued:
 		// Nobody runs it any more: show the cancel on the issue ourselves.
 		mode, _ := r.issueMode(ic.issue)
-		st := jobs.StatusPayload{Repo: ic.fullName(), Installation: ic.inst, Issue: ic.issue.GetNumber(), Mode: mode, State: "canceled", Note: why}
+		st := jobs.StatusPayload{Repo: ic.fullName(), Installation: ic.inst, Issue: ic.issue.Number, Mode: mode, State: "canceled", Note: why}
 		if err := r.Queue.EnqueueStatus(ctx, st); err != nil {
 			return Decision{}, unavailable("enqueue status", err)
 		}
@@ -142,7 +120,7 @@ func (r *Router) cancel(ctx context.Context, ic issueContext, why string) (Decis
 }
 
 func (r *Router) reply(ctx context.Context, ic issueContext, status, text string) (Decision, error) {
-	st := jobs.StatusPayload{Repo: ic.fullName(), Installation: ic.inst, Issue: ic.issue.GetNumber(), State: "reply", Note: text}
+	st := jobs.StatusPayload{Repo: ic.fullName(), Installation: ic.inst, Issue: ic.issue.Number, State: "reply", Note: text}
 	if err := r.Queue.EnqueueStatus(ctx, st); err != nil {
 		return Decision{}, unavailable("enqueue reply", err)
 	}

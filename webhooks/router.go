@@ -39,10 +39,14 @@ type Router struct {
 }
 
 // Route decides what a delivery means. Errors are ErrMalformed or a failure
-// of the queue (answered 503).
+// of the queue (answered 503). Routes that decode the payload reject bad JSON
+// as they decode it; the others check it here, so no body is scanned twice.
 func (r *Router) Route(ctx context.Context, d Delivery) (Decision, error) {
 	switch d.Event {
 	case "ping":
+		if !json.Valid(d.Payload) {
+			return Decision{}, fmt.Errorf("%w: body is not valid JSON", ErrMalformed)
+		}
 		return ok("pong"), nil
 	case "issues":
 		return r.issues(ctx, d)
@@ -58,6 +62,9 @@ func (r *Router) Route(ctx context.Context, d Delivery) (Decision, error) {
 		return r.checks(ctx, d)
 	case "status":
 		return r.status(ctx, d)
+	}
+	if !json.Valid(d.Payload) {
+		return Decision{}, fmt.Errorf("%w: body is not valid JSON", ErrMalformed)
 	}
 	return ignored("event " + d.Event + " is not handled"), nil
 }

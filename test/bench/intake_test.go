@@ -40,8 +40,9 @@ type noApp struct{}
 func (noApp) BotLogin(context.Context) (string, error) { return "warden-test[bot]", nil }
 func (noApp) Invalidate(int64)                         {}
 
-// intake is the real webhook handler over real Redis, served over loopback HTTP.
-func intake(b *testing.B) (*httptest.Server, *jobs.Queue, *asynq.Client) {
+// intake is the real webhook handler over real Redis, served over loopback
+// HTTP; the echo instance is also returned to call in process.
+func intake(b *testing.B) (*httptest.Server, *echo.Echo, *asynq.Client) {
 	db := harness.RedisDB(b)
 	backend, err := jobs.Open(fmt.Sprintf("redis://%s/%d", harness.RedisAddr(b), db), slog.New(slog.NewTextHandler(io.Discard, nil)))
 	if err != nil {
@@ -59,14 +60,17 @@ func intake(b *testing.B) (*httptest.Server, *jobs.Queue, *asynq.Client) {
 	b.Cleanup(srv.Close)
 	raw := asynq.NewClient(backend.Opt)
 	b.Cleanup(func() { raw.Close() })
-	return srv, q, raw
+	return srv, e, raw
 }
 
 func labeledBody(b *testing.B, issue int) []byte {
 	var m map[string]any
-	if err := json.Unmarshal(harness.Fixture(b, "webhooks/issues.labeled.json"), &m); err != nil {
+	fixture := harness.Fixture(b, "webhooks/issues.labeled.json")
+	if err := json.Unmarshal(fixture, &m); err != nil {
 		b.Fatal(err)
 	}
+	exampleIssue.Title, _ = m["issue"].(map[string]any)["title"].(string)
+	exampleIssue.Body, _ = m["issue"].(map[string]any)["body"].(string)
 	m["installation"] = map[string]any{"id": 1}
 	m["label"] = map[string]any{"name": "warden:maintenance"}
 	m["issue"].(map[string]any)["number"] = issue
@@ -114,17 +118,18 @@ func pct(lat []time.Duration, p float64) time.Duration {
 // handler into real Redis, against raw asynq enqueues of the same tasks, same
 // concurrency, same run. Reports intake/raw throughput ratio and latencies.
 func BenchmarkIntakeVsEnqueue(b *testing.B) {
-	srv, _, raw := intake(b)
+	srv, e, raw := intake(b)
 	n := max(b.N, 200)
 	bodies := make([][]byte, n)
+	handlerBodies := make([][]byte, n)
 	for i := range bodies {
 		bodies[i] = labeledBody(b, int(issueSeq.Add(1)))
+		handlerBodies[i] = labeledBody(b, int(issueSeq.Add(1)))
 	}
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: concurrency}}
 	b.ResetTimer()
 	rawWall, rawLat, err := run(n, func(i int) error {
-		task, _ := jobs.NewRunTask(jobs.RunPayload{Repo: "bench/raw", Issue: int(issueSeq.Add(1)), Mode: "maintenance"})
-		_, err := raw.Enqueue(task)
+		_, err := raw.Enqueue(rawTask(b, int(issueSeq.Add(1))))
 		return err
 	})
 	if err != nil {
@@ -150,8 +155,13 @@ func BenchmarkIntakeVsEnqueue(b *testing.B) {
 		b.Fatal(err)
 	}
 	b.StopTimer()
+	hWall, _, err := run(n, func(i int) error { return inProcess(e, handlerBodies[i], fmt.Sprintf("inproc-%d-%d", b.N, i)) })
+	if err != nil {
+		b.Fatal(err)
+	}
 	rawRate, inRate := float64(n)/rawWall.Seconds(), float64(n)/inWall.Seconds()
 	b.ReportMetric(inRate/rawRate, "ratio")
+	b.ReportMetric(float64(n)/hWall.Seconds()/rawRate, "in-process-ratio")
 	b.ReportMetric(inRate, "intake/s")
 	b.ReportMetric(rawRate, "raw/s")
 	b.ReportMetric(float64(pct(inLat, 0.5).Microseconds())/1000, "intake-p50-ms")
