@@ -1,6 +1,7 @@
 // Command bot is Warden: `bot serve` runs the webhook server and the worker,
 // `bot run` runs the pipeline on a local checkout, `bot observe` streams
-// supervisor events, `bot version` says what this binary is.
+// supervisor events, `bot setup` registers the GitHub App from its manifest,
+// `bot version` says what this binary is.
 package main
 
 import (
@@ -22,6 +23,9 @@ commands:
   serve     webhook server and worker (--role all|web|worker)
   run       the whole pipeline on a local checkout, no GitHub (--repo PATH --title T --mode maintenance|evolution)
   observe   stream supervisor and task events from every worker (--json)
+  setup     register the GitHub App from deploy/app.yml in a browser and write its
+            id, private key and webhook secret to .env, mode 0600
+            (--port 3000 --org ORG --public-url URL --env-file .env --force)
   version   print version, commit and Go version
 
 Every setting is an environment variable with a flag of the same name; see README.md.
@@ -50,6 +54,8 @@ func run(args []string, getenv func(string) string, stdout, stderr io.Writer) in
 		return runLocal(args[1:], getenv, stdout, stderr)
 	case "observe":
 		return observe(args[1:], getenv, stdout, stderr)
+	case "setup":
+		return setupCmd(args[1:], getenv, stdout, stderr)
 	case "version", "--version", "-v":
 		fmt.Fprintf(stdout, "warden %s (commit %s, %s %s/%s)\n", version, commit, runtime.Version(), runtime.GOOS, runtime.GOARCH)
 		return exitOK

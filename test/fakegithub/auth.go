@@ -13,11 +13,11 @@ import (
 	"time"
 )
 
-// appRoutes need the App's JWT; manifest conversions need nothing; the rest
-// need an installation token.
+// appRoutes need the App's JWT; manifest conversions and the manifest flow's
+// web pages need nothing; the rest need an installation token.
 func (s *Server) authorized(r *http.Request) bool {
 	p := r.URL.Path
-	if strings.HasPrefix(p, "/app-manifests/") {
+	if strings.HasPrefix(p, "/app-manifests/") || isWebPath(p) {
 		return true
 	}
 	auth := r.Header.Get("Authorization")

@@ -34,6 +34,7 @@ func (s *Server) routes() http.Handler {
 	m.HandleFunc("GET /repos/{owner}/{repo}/commits/{ref}/status", s.repo(s.combinedStatus))
 	m.HandleFunc("GET /repos/{owner}/{repo}/commits/{ref}/check-runs", s.repo(s.checkRuns))
 	m.HandleFunc("GET /repos/{owner}/{repo}/contents/{path...}", s.repo(s.contents))
+	s.manifestRoutes(m)
 	return s.middleware(m)
 }
 

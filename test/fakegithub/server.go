@@ -50,6 +50,7 @@ type Server struct {
 	down        bool
 	nextID      int64
 	conversions map[string]map[string]any
+	created     []CreatedApp
 }
 
 // New starts the server.
