@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/hibiken/asynq"
+	"github.com/warden-bot/warden/redisurl"
 )
 
 var labelPrefixRE = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,29}$`)
@@ -70,8 +70,8 @@ func (c *Config) checkRedis() error {
 	if c.RedisURL == "" {
 		return nil
 	}
-	if _, err := asynq.ParseRedisURI(c.RedisURL); err != nil {
-		return &Error{"WARDEN_REDIS_URL", "is not a redis://, rediss:// or redis-sentinel:// URL"}
+	if _, err := redisurl.Parse(c.RedisURL); err != nil {
+		return &Error{"WARDEN_REDIS_URL", "is not a usable Redis URL: " + err.Error()}
 	}
 	return nil
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/alicebob/miniredis/v2"
 	"github.com/hibiken/asynq"
 	"github.com/redis/go-redis/v9"
+	"github.com/warden-bot/warden/redisurl"
 )
 
 // Backend is the Redis Warden runs on: asynq's connection options and a
@@ -34,9 +35,9 @@ func Open(url string, log *slog.Logger) (*Backend, error) {
 		opt := asynq.RedisClientOpt{Addr: m.Addr()}
 		return &Backend{Opt: opt, RDB: redis.NewClient(&redis.Options{Addr: m.Addr()}), mini: m}, nil
 	}
-	opt, err := asynq.ParseRedisURI(url)
+	opt, err := redisurl.Parse(url)
 	if err != nil {
-		return nil, fmt.Errorf("parse WARDEN_REDIS_URL: %w", err)
+		return nil, fmt.Errorf("WARDEN_REDIS_URL: %w", err)
 	}
 	rdb, ok := opt.MakeRedisClient().(redis.UniversalClient)
 	if !ok {
