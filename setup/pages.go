@@ -59,7 +59,7 @@ func (s *Server) callback(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	res, err := s.complete(r.Context(), code)
-	s.finish(res, err)
+	defer s.finish(res, err) // once the page is written
 	if err != nil {
 		render(w, http.StatusBadGateway, errorPage, err.Error())
 		return

@@ -125,9 +125,13 @@ func (s *Server) Wait(ctx context.Context) (*Result, error) {
 	case <-s.done:
 		res, err = s.result, s.err
 	}
-	shut, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	// Shutdown lets the callback page finish; browsers keep speculative
+	// connections open that it would wait seconds for, so those are closed.
+	shut, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
-	_ = s.srv.Shutdown(shut) // lets the callback page finish
+	if s.srv.Shutdown(shut) != nil {
+		_ = s.srv.Close()
+	}
 	return res, err
 }
 
