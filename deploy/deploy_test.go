@@ -133,9 +133,12 @@ func TestDashboardUsesKnownMetrics(t *testing.T) {
 	if err := json.Unmarshal(b, &d); err != nil {
 		t.Fatal(err)
 	}
-	src, _ := os.ReadFile("../metrics/metrics.go")
-	src2, _ := os.ReadFile("../metrics/queue.go")
-	known := string(src) + string(src2)
+	var known string
+	srcs, _ := filepath.Glob("../metrics/*.go")
+	for _, f := range srcs {
+		b, _ := os.ReadFile(f)
+		known += string(b)
+	}
 	for _, p := range d.Panels {
 		for _, tg := range p.Targets {
 			for _, m := range regexp.MustCompile(`warden_[a-z_]+`).FindAllString(tg.Expr, -1) {

@@ -40,13 +40,20 @@ type Options struct {
 	PrivateKey []byte
 	BaseURL    string
 	Transport  http.RoundTripper // defaults to a retrying transport over http.DefaultTransport
+	// Observe, when set, hears of every request sent to GitHub and its
+	// status code ("error" when none came back).
+	Observe func(method, code string)
 }
 
 // New builds an App. It does not call GitHub.
 func New(opts Options) (*App, error) {
 	base := opts.Transport
 	if base == nil {
-		base = NewRetryTransport(http.DefaultTransport)
+		var wire http.RoundTripper = http.DefaultTransport
+		if opts.Observe != nil {
+			wire = observed{next: wire, observe: opts.Observe}
+		}
+		base = NewRetryTransport(wire)
 	}
 	apps, err := ghinstallation.NewAppsTransport(base, opts.AppID, opts.PrivateKey)
 	if err != nil {

@@ -2,7 +2,10 @@ package jobs
 
 import (
 	"context"
+	"reflect"
 	"testing"
+
+	"github.com/warden-bot/warden/outcome"
 )
 
 // Waiting is what the "queued" status update asks before it labels an
@@ -26,5 +29,29 @@ func TestWaitingOnlyWhileInTheQueue(t *testing.T) {
 	}
 	if w, _ := q.Waiting(id); w {
 		t.Fatal("a canceled task still waits")
+	}
+}
+
+// Failed outcomes are counted by fingerprint across repositories; the most
+// frequent come first, and completed ones are not counted.
+func TestTopFingerprints(t *testing.T) {
+	b := testBackend(t)
+	h := NewHistory(b.RDB)
+	ctx := context.Background()
+	fail := func(fp string) outcome.Record {
+		return outcome.Record{Outcome: outcome.Escalated, FailureClass: outcome.TestFailure, Fingerprint: fp}
+	}
+	for range 3 {
+		_ = h.Append(ctx, "o/a", 1, fail("aaaa"))
+	}
+	_ = h.Append(ctx, "o/b", 2, fail("bbbb"))
+	_ = h.Append(ctx, "o/b", 3, outcome.Record{Outcome: outcome.Completed, Fingerprint: "cccc"})
+	top, err := h.TopFingerprints(ctx, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []FingerprintCount{{"test_failure", "o/a", "aaaa", 3}, {"test_failure", "o/b", "bbbb", 1}}
+	if !reflect.DeepEqual(top, want) {
+		t.Fatalf("top = %+v, want %+v", top, want)
 	}
 }

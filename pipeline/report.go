@@ -32,6 +32,9 @@ func (a *attempt) report(ctx context.Context, res *Result) {
 	if a.p.Metrics != nil {
 		a.p.Metrics.Tasks.WithLabelValues(string(rec.Outcome), string(rec.FailureClass)).Inc()
 		a.p.Metrics.ModelCost.Add(rec.CostUSD)
+		u := a.usage()
+		a.p.Metrics.ModelTokens.WithLabelValues("input").Add(float64(u.InputTokens))
+		a.p.Metrics.ModelTokens.WithLabelValues("output").Add(float64(u.OutputTokens))
 	}
 	if a.p.OnOutcome != nil {
 		a.p.OnOutcome(ctx, a.t, rec)

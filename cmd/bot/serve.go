@@ -101,9 +101,11 @@ func newApp(cfg *config.Config, log *slog.Logger) (*app, error) {
 		return nil, err
 	}
 	a := &app{cfg: cfg, log: log, backend: backend, queue: jobs.NewQueue(backend), metrics: metrics.New()}
-	a.metrics.Registry.MustRegister(metrics.QueueCollector{Inspector: a.queue.Inspector(), Queues: []string{jobs.QueueCritical, jobs.QueueDefault}})
+	a.metrics.Registry.MustRegister(metrics.QueueCollector{Inspector: a.queue.Inspector(), Queues: []string{jobs.QueueCritical, jobs.QueueDefault}},
+		metrics.FingerprintCollector{History: jobs.NewHistory(backend.RDB), Top: 10})
 	if cfg.HasApp() {
-		a.gh, err = githubapp.New(githubapp.Options{AppID: cfg.AppID, PrivateKey: []byte(cfg.PrivateKey), BaseURL: cfg.GitHubAPIURL})
+		a.gh, err = githubapp.New(githubapp.Options{AppID: cfg.AppID, PrivateKey: []byte(cfg.PrivateKey), BaseURL: cfg.GitHubAPIURL,
+			Observe: func(method, code string) { a.metrics.GitHubCalls.WithLabelValues(method, code).Inc() }})
 		if err != nil {
 			a.close()
 			return nil, err

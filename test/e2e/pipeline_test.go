@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"io"
 	"net/http"
 	"strings"
 	"testing"
@@ -58,6 +59,36 @@ func TestHappyPathOpensOnePR(t *testing.T) {
 	for _, c := range w.BotComments(7) {
 		if strings.Contains(c, "sk-test-e2e-key") || strings.Contains(c, "ghs_") {
 			t.Fatalf("a secret leaked into a comment:\n%s", c)
+		}
+	}
+	w.assertMetrics()
+}
+
+// assertMetrics checks that a task's passage shows in /metrics under the
+// names the dashboard (deploy/grafana/warden.json) queries.
+func (w *world) assertMetrics() {
+	w.T.Helper()
+	resp, err := http.Get(w.Bot.URL() + "/metrics")
+	if err != nil {
+		w.T.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	for _, want := range []string{
+		`warden_webhooks_total{event="issues",result="queued"} 1`,
+		`warden_tasks_total{failure_class="",outcome="completed"} 1`,
+		`warden_stage_duration_seconds_bucket{result="done",stage="Plan"`,
+		`warden_model_tokens_total{direction="input"}`,
+		`warden_model_cost_usd_total`,
+		`warden_queue_tasks{queue="default"`,
+		`warden_queue_paused{queue="default"} 0`,
+		`warden_supervisor_events_total{kind="started"}`,
+		`warden_github_requests_total{code="201",method="POST"}`,
+		`go_goroutines`,
+		`process_open_fds`,
+	} {
+		if !strings.Contains(string(b), want) {
+			w.T.Errorf("/metrics lacks %s", want)
 		}
 	}
 }
