@@ -1,5 +1,6 @@
 // Package web assembles Warden's HTTP surface: the webhook endpoint, health
-// and readiness probes, Prometheus metrics and the operator API.
+// and readiness probes, Prometheus metrics, the operator API and the
+// operator's status page (/ui).
 package web
 
 import (
@@ -24,7 +25,8 @@ type Options struct {
 	Redis      pinger
 	Registry   *prometheus.Registry
 	UIPassword string
-	Operator   func(g *echo.Group) // mounts /api/… routes; nil for none
+	Operator   func(g *echo.Group)                        // mounts /api/… routes; nil for none
+	Status     func(ctx context.Context) (*Status, error) // what /ui shows; nil for no page
 	Log        *slog.Logger
 }
 
@@ -46,9 +48,15 @@ func New(o Options) *echo.Echo {
 		return c.JSON(http.StatusOK, map[string]string{"status": "ready"})
 	})
 	e.GET("/metrics", echo.WrapHandler(promhttp.HandlerFor(o.Registry, promhttp.HandlerOpts{})))
-	if o.UIPassword != "" && o.Operator != nil {
+	if o.UIPassword != "" && (o.Operator != nil || o.Status != nil) {
 		g := e.Group("", basicAuth(o.UIPassword))
-		o.Operator(g)
+		if o.Operator != nil {
+			o.Operator(g)
+		}
+		if o.Status != nil {
+			g.GET("/ui", statusPage(o.Status))
+			g.GET("/ui/", statusPage(o.Status))
+		}
 	}
 	return e
 }

@@ -1,17 +1,21 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/hibiken/asynq"
 	"github.com/labstack/echo/v4"
 	"github.com/warden-bot/warden/jobs"
+	"github.com/warden-bot/warden/web"
 )
 
-// operatorRoutes mounts the operator API (behind basic auth, see web.New).
+// operatorRoutes mounts the operator API (behind basic auth, see web.New);
+// status feeds the /ui page.
 func (a *app) operatorRoutes(g *echo.Group) {
 	g.GET("/api/tasks", a.apiTasks)
 	g.GET("/api/history", a.apiHistory)
@@ -35,21 +39,34 @@ func (a *app) apiTasks(c echo.Context) error {
 	if state == "needs_intervention" {
 		return a.apiInterventions(c)
 	}
+	states := taskStates
+	if state != "" {
+		states = []string{state}
+	}
+	out, err := listTasks(ins, states, 100)
+	if err != nil {
+		return c.JSON(http.StatusBadRequest, map[string]string{"status": "error", "reason": err.Error()})
+	}
+	return c.JSON(http.StatusOK, out)
+}
+
+// taskStates are the asynq states the operator views list, in this order.
+var taskStates = []string{"active", "pending", "scheduled", "retry", "archived"}
+
+// listTasks lists the default queue's tasks in these states, up to pageSize
+// each; a state that cannot be read is skipped.
+func listTasks(ins *asynq.Inspector, states []string, pageSize int) ([]taskView, error) {
 	list := map[string]func(string, ...asynq.ListOption) ([]*asynq.TaskInfo, error){
 		"active": ins.ListActiveTasks, "pending": ins.ListPendingTasks, "scheduled": ins.ListScheduledTasks,
 		"retry": ins.ListRetryTasks, "archived": ins.ListArchivedTasks,
-	}
-	states := []string{state}
-	if state == "" {
-		states = []string{"active", "pending", "scheduled", "retry", "archived"}
 	}
 	out := []taskView{}
 	for _, st := range states {
 		fn, ok := list[st]
 		if !ok {
-			return c.JSON(http.StatusBadRequest, map[string]string{"status": "error", "reason": "unknown state " + st})
+			return nil, fmt.Errorf("unknown state %s", st)
 		}
-		infos, err := fn(jobs.QueueDefault, asynq.PageSize(100))
+		infos, err := fn(jobs.QueueDefault, asynq.PageSize(pageSize))
 		if err != nil {
 			continue
 		}
@@ -59,7 +76,7 @@ func (a *app) apiTasks(c echo.Context) error {
 			out = append(out, v)
 		}
 	}
-	return c.JSON(http.StatusOK, out)
+	return out, nil
 }
 
 // apiHistory exports a repository's outcome history as JSON lines, newest first.
@@ -83,14 +100,60 @@ func (a *app) apiHistory(c echo.Context) error {
 // apiInterventions lists the tasks whose supervisor gave up and that wait
 // for a maintainer's reset.
 func (a *app) apiInterventions(c echo.Context) error {
-	list, err := jobs.NewInterventions(a.backend.RDB).List(c.Request().Context())
+	out, err := a.interventions(c.Request().Context())
 	if err != nil {
 		return c.JSON(http.StatusServiceUnavailable, map[string]string{"status": "unavailable"})
+	}
+	return c.JSON(http.StatusOK, out)
+}
+
+func (a *app) interventions(ctx context.Context) ([]taskView, error) {
+	list, err := jobs.NewInterventions(a.backend.RDB).List(ctx)
+	if err != nil {
+		return nil, err
 	}
 	out := make([]taskView, 0, len(list))
 	for _, v := range list {
 		out = append(out, taskView{ID: jobs.RunTaskID(v.Repo, v.Issue), Queue: jobs.QueueDefault, State: "needs_intervention", Type: jobs.TypeRun,
 			Error: v.Reason, RunPayload: jobs.RunPayload{Repo: v.Repo, Issue: v.Issue, Installation: v.Installation, Mode: v.Mode}})
 	}
-	return c.JSON(http.StatusOK, out)
+	return out, nil
+}
+
+// status is what the /ui page shows: the queues, recent tasks and the
+// tasks waiting for a maintainer, from the same sources as /api/tasks.
+func (a *app) status(ctx context.Context) (*web.Status, error) {
+	ins := a.queue.Inspector()
+	st := &web.Status{Version: version, Generated: time.Now()}
+	names, err := ins.Queues()
+	if err != nil {
+		return nil, fmt.Errorf("list queues: %w", err)
+	}
+	for _, q := range names {
+		qi, err := ins.GetQueueInfo(q)
+		if err != nil {
+			st.Problems = append(st.Problems, fmt.Sprintf("queue %s: %v", q, err))
+			continue
+		}
+		st.Queues = append(st.Queues, web.QueueStatus{Name: q, Size: qi.Size, Pending: qi.Pending, Active: qi.Active,
+			Scheduled: qi.Scheduled, Retry: qi.Retry, Archived: qi.Archived, Completed: qi.Completed,
+			ProcessedToday: qi.Processed, FailedToday: qi.Failed, Latency: qi.Latency.Round(time.Second), Paused: qi.Paused})
+	}
+	tasks, _ := listTasks(ins, taskStates, 20)
+	st.Tasks = taskStatuses(tasks)
+	if iv, err := a.interventions(ctx); err != nil {
+		st.Problems = append(st.Problems, "needs intervention: "+err.Error())
+	} else {
+		st.Interventions = taskStatuses(iv)
+	}
+	return st, nil
+}
+
+func taskStatuses(views []taskView) []web.TaskStatus {
+	out := make([]web.TaskStatus, 0, len(views))
+	for _, v := range views {
+		out = append(out, web.TaskStatus{ID: v.ID, Queue: v.Queue, State: v.State, Type: v.Type, Repo: v.Repo, Issue: v.Issue,
+			Mode: v.Mode, Title: v.Title, Error: v.Error, Retried: v.Retry})
+	}
+	return out
 }

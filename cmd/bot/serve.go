@@ -122,7 +122,7 @@ func (a *app) close() {
 }
 
 func (a *app) echo() *echo.Echo {
-	opts := web.Options{Redis: a.backend, Registry: a.metrics.Registry, UIPassword: a.cfg.UIPassword, Log: a.log, Operator: a.operatorRoutes}
+	opts := web.Options{Redis: a.backend, Registry: a.metrics.Registry, UIPassword: a.cfg.UIPassword, Log: a.log, Operator: a.operatorRoutes, Status: a.status}
 	if a.cfg.Role != "worker" {
 		opts.Webhooks = a.webhookHandler().ServeHTTP
 	}

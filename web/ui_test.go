@@ -1,0 +1,85 @@
+package web
+
+import (
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/prometheus/client_golang/prometheus"
+)
+
+type okPinger struct{}
+
+func (okPinger) Ping(context.Context) error { return nil }
+
+const hostile = `<script>alert(1)</script><img src=x onerror=alert(2)>`
+
+func fixedStatus(context.Context) (*Status, error) {
+	return &Status{
+		Version: "v-test",
+		Queues:  []QueueStatus{{Name: "default", Size: 3, Pending: 1, Active: 2, Paused: true}},
+		Tasks: []TaskStatus{{ID: "run:acme/app#7", Queue: "default", State: "active", Type: "warden:run",
+			Repo: "acme/app", Issue: 7, Mode: "maintenance", Title: hostile, Error: "exit 1: " + hostile}},
+		Interventions: []TaskStatus{{Repo: "acme/app", Issue: 9, Mode: "evolution", Error: "restart intensity exceeded"}},
+	}, nil
+}
+
+func serveUI(t *testing.T, password string, source func(context.Context) (*Status, error), user, pass string) (*http.Response, string) {
+	t.Helper()
+	e := New(Options{Redis: okPinger{}, Registry: prometheus.NewRegistry(), UIPassword: password,
+		Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Status: source})
+	req := httptest.NewRequest(http.MethodGet, "/ui", nil)
+	if user != "" || pass != "" {
+		req.SetBasicAuth(user, pass)
+	}
+	rec := httptest.NewRecorder()
+	e.ServeHTTP(rec, req)
+	return rec.Result(), rec.Body.String()
+}
+
+func TestUIIsOffWithoutPassword(t *testing.T) {
+	if resp, _ := serveUI(t, "", fixedStatus, "op", "anything"); resp.StatusCode != http.StatusNotFound {
+		t.Fatalf("/ui without WARDEN_UI_PASSWORD: %d", resp.StatusCode)
+	}
+}
+
+func TestUINeedsThePassword(t *testing.T) {
+	for _, creds := range [][2]string{{"", ""}, {"op", "wrong"}, {"op", "s3cret-ui-passwordX"}} {
+		resp, _ := serveUI(t, "s3cret-ui-password", fixedStatus, creds[0], creds[1])
+		if resp.StatusCode != http.StatusUnauthorized || resp.Header.Get("WWW-Authenticate") == "" {
+			t.Errorf("credentials %q: %d", creds, resp.StatusCode)
+		}
+	}
+}
+
+func TestUIRendersStatusEscaped(t *testing.T) {
+	resp, body := serveUI(t, "s3cret-ui-password", fixedStatus, "op", "s3cret-ui-password")
+	if resp.StatusCode != 200 || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/html") {
+		t.Fatalf("%d %s", resp.StatusCode, resp.Header.Get("Content-Type"))
+	}
+	for _, want := range []string{"Warden v-test", "<td>default</td>", `class="paused"`, "acme/app#7", "acme/app#9",
+		"restart intensity exceeded", "&lt;script&gt;alert(1)&lt;/script&gt;"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("page lacks %q", want)
+		}
+	}
+	if strings.Contains(body, "<script>") || strings.Contains(body, "<img src=x") {
+		t.Fatalf("issue text reached the page unescaped:\n%s", body)
+	}
+	if !strings.Contains(resp.Header.Get("Content-Security-Policy"), "default-src 'none'") {
+		t.Fatal("no Content-Security-Policy")
+	}
+}
+
+func TestUIShowsWhatItCannotRead(t *testing.T) {
+	failing := func(context.Context) (*Status, error) { return nil, errors.New("redis: connection refused") }
+	resp, body := serveUI(t, "pw", failing, "op", "pw")
+	if resp.StatusCode != 200 || !strings.Contains(body, "status unavailable: redis: connection refused") {
+		t.Fatalf("%d\n%s", resp.StatusCode, body)
+	}
+}
