@@ -98,7 +98,7 @@ func (w *Worker) HandleRun(ctx context.Context, t *asynq.Task) error {
 		return err
 	}
 	id, _ := asynq.GetTaskID(ctx)
-	log := w.Log.With("task", id, "repo", p.Repo, "issue", p.Issue, "installation", p.Installation)
+	log := w.Log.With("task", id, "delivery", p.Delivery, "repo", p.Repo, "issue", p.Issue, "installation", p.Installation)
 	if canceled, err := w.Flags.Canceled(ctx, p.Repo, p.Issue); err != nil {
 		return err
 	} else if canceled {

@@ -15,6 +15,8 @@ import (
 
 // Task is one attempt's assignment.
 type Task struct {
+	ID            string // the queue's task id, for logs
+	Delivery      string // the webhook delivery that queued it, for logs
 	Repo          string // owner/name
 	Issue         int
 	Mode          string
@@ -79,7 +81,7 @@ type counter interface {
 
 // Attempt runs one attempt at t, reporting through host, and returns its result.
 func (p *Pipeline) Attempt(ctx context.Context, host Host, t Task) Result {
-	log := p.Log.With("repo", t.Repo, "issue", t.Issue, "attempt", t.Attempt, "mode", t.Mode)
+	log := p.Log.With("task", t.ID, "delivery", t.Delivery, "repo", t.Repo, "issue", t.Issue, "attempt", t.Attempt, "mode", t.Mode)
 	a := &attempt{p: p, host: host, t: t, log: log, tr: newTracker(host, log, t.Mode, t.Attempt)}
 	res := a.run(ctx)
 	a.report(context.WithoutCancel(ctx), &res)

@@ -29,12 +29,12 @@ func TestParse(t *testing.T) {
 
 func TestParseRefuses(t *testing.T) {
 	cases := map[string]string{
-		"redis-sentinel://s1:26379":           "master",
+		"redis-sentinel://s1:26379":            "master",
 		"redis-sentinel://s1:26379/x?master=m": "database number",
-		"redis-cluster://c1:7000/1":           "only database 0",
-		"redis-cluster://":                    "no host",
-		"http://r:6379":                       "unsupported",
-		"redis://:hunter2@r:6379/%zz":         "parse redis url",
+		"redis-cluster://c1:7000/1":            "only database 0",
+		"redis-cluster://":                     "no host",
+		"http://r:6379":                        "unsupported",
+		"redis://:hunter2@r:6379/%zz":          "parse redis url",
 	}
 	for url, want := range cases {
 		_, err := Parse(url)

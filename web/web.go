@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/labstack/echo/v4"
+	"github.com/labstack/echo/v4/middleware"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 )
@@ -34,7 +35,9 @@ type Options struct {
 func New(o Options) *echo.Echo {
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
-	e.Use(requestLog(o.Log))
+	// Every request gets an id (or keeps the caller's X-Request-ID), echoed in
+	// the response and logged with the delivery id by the access log and handlers.
+	e.Use(middleware.RequestID(), requestLog(o.Log))
 	if o.Webhooks != nil {
 		e.POST("/webhooks", o.Webhooks)
 	}

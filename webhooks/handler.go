@@ -43,9 +43,10 @@ type Handler struct {
 
 // Delivery is one verified webhook delivery.
 type Delivery struct {
-	ID      string
-	Event   string
-	Payload []byte
+	RequestID string // X-Request-ID, to join the handler's logs with the access log
+	ID        string
+	Event     string
+	Payload   []byte
 }
 
 // Decision is the answer to a delivery: 202 queued or 200 nothing to do.
@@ -77,6 +78,7 @@ func (h *Handler) ServeHTTP(c echo.Context) error {
 	if err != nil {
 		return answer(c, http.StatusBadRequest, "error", err.Error())
 	}
+	d.RequestID = c.Response().Header().Get(echo.HeaderXRequestID)
 	dec := h.handle(req.Context(), d)
 	if h.Observe != nil {
 		h.Observe(d.Event, dec.Status)
@@ -85,7 +87,7 @@ func (h *Handler) ServeHTTP(c echo.Context) error {
 }
 
 func (h *Handler) handle(ctx context.Context, d Delivery) Decision {
-	log := h.Log.With("delivery", d.ID, "event", d.Event)
+	log := h.Log.With("delivery", d.ID, "event", d.Event, "request_id", d.RequestID)
 	seen, err := h.Deliveries.Begin(ctx, d.ID)
 	if err != nil {
 		log.Error("delivery store unavailable", "err", err)

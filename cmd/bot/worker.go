@@ -80,8 +80,9 @@ func (r *githubRunner) Run(ctx context.Context, p jobs.RunPayload, at jobs.Attem
 	if err != nil {
 		return jobs.Result{Record: retryable(err)}
 	}
+	id, _ := asynq.GetTaskID(ctx)
 	t := pipeline.Task{
-		Repo: p.Repo, Issue: p.Issue, Mode: p.Mode, Title: p.Title, Body: p.Body,
+		ID: id, Delivery: p.Delivery, Repo: p.Repo, Issue: p.Issue, Mode: p.Mode, Title: p.Title, Body: p.Body,
 		CloneURL: p.CloneURL, DefaultBranch: p.DefaultBranch, Token: token, Installation: p.Installation,
 		Deferrals: p.Deferrals, Depth: p.Depth, Final: at.Final,
 	}

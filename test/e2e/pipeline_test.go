@@ -3,6 +3,7 @@ package e2e
 import (
 	"io"
 	"net/http"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -62,6 +63,31 @@ func TestHappyPathOpensOnePR(t *testing.T) {
 		}
 	}
 	w.assertMetrics()
+	w.assertLogsCarryIDs()
+}
+
+// assertLogsCarryIDs: the handler's lines carry the delivery and request
+// ids, and every pipeline line the task and delivery that queued it.
+func (w *world) assertLogsCarryIDs() {
+	w.T.Helper()
+	stages, handled := 0, 0
+	for line := range strings.SplitSeq(w.Bot.Logs(), "\n") {
+		switch {
+		case strings.Contains(line, `"msg":"stage finished"`):
+			stages++
+			if !strings.Contains(line, `"task":"run:acme/calc#7"`) || !strings.Contains(line, `"delivery":"delivery-7-`) {
+				w.T.Errorf("stage log line lacks task or delivery: %s", line)
+			}
+		case strings.Contains(line, `"msg":"webhook handled"`):
+			handled++
+			if !regexp.MustCompile(`"request_id":"[^"]+"`).MatchString(line) || !strings.Contains(line, `"delivery":"delivery-7-`) {
+				w.T.Errorf("handler log line lacks request or delivery id: %s", line)
+			}
+		}
+	}
+	if stages == 0 || handled == 0 {
+		w.T.Errorf("found %d stage and %d handler log lines", stages, handled)
+	}
 }
 
 // assertMetrics checks that a task's passage shows in /metrics under the
