@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/labstack/echo/v4"
 	"github.com/prometheus/client_golang/prometheus"
 )
 
@@ -81,5 +82,27 @@ func TestUIShowsWhatItCannotRead(t *testing.T) {
 	resp, body := serveUI(t, "pw", failing, "op", "pw")
 	if resp.StatusCode != 200 || !strings.Contains(body, "status unavailable: redis: connection refused") {
 		t.Fatalf("%d\n%s", resp.StatusCode, body)
+	}
+}
+
+// The password guards /ui and /api only: other unknown paths stay 404, and
+// the probes need no credentials.
+func TestAuthCoversOnlyOperatorRoutes(t *testing.T) {
+	e := New(Options{Redis: okPinger{}, Registry: prometheus.NewRegistry(), UIPassword: "pw",
+		Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Status: fixedStatus,
+		Operator: func(g *echo.Group) { g.GET("/tasks", func(c echo.Context) error { return c.String(200, "[]") }) }})
+	for path, want := range map[string]int{"/nowhere": 404, "/healthz": 200, "/readyz": 200, "/api/tasks": 401, "/api/other": 401, "/ui": 401} {
+		rec := httptest.NewRecorder()
+		e.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, path, nil))
+		if rec.Code != want {
+			t.Errorf("GET %s without credentials: %d, want %d", path, rec.Code, want)
+		}
+	}
+	req := httptest.NewRequest(http.MethodGet, "/api/tasks", nil)
+	req.SetBasicAuth("op", "pw")
+	rec := httptest.NewRecorder()
+	e.ServeHTTP(rec, req)
+	if rec.Code != 200 || rec.Body.String() != "[]" {
+		t.Errorf("GET /api/tasks with the password: %d %q", rec.Code, rec.Body)
 	}
 }

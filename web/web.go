@@ -26,7 +26,7 @@ type Options struct {
 	Redis      pinger
 	Registry   *prometheus.Registry
 	UIPassword string
-	Operator   func(g *echo.Group)                        // mounts /api/… routes; nil for none
+	Operator   func(g *echo.Group)                        // mounts routes under /api; nil for none
 	Status     func(ctx context.Context) (*Status, error) // what /ui shows; nil for no page
 	Log        *slog.Logger
 }
@@ -51,14 +51,16 @@ func New(o Options) *echo.Echo {
 		return c.JSON(http.StatusOK, map[string]string{"status": "ready"})
 	})
 	e.GET("/metrics", echo.WrapHandler(promhttp.HandlerFor(o.Registry, promhttp.HandlerOpts{})))
-	if o.UIPassword != "" && (o.Operator != nil || o.Status != nil) {
-		g := e.Group("", basicAuth(o.UIPassword))
+	// Auth sits on /api and /ui only: a group without a prefix would answer
+	// 401 instead of 404 for every unknown path.
+	if o.UIPassword != "" {
+		auth := basicAuth(o.UIPassword)
 		if o.Operator != nil {
-			o.Operator(g)
+			o.Operator(e.Group("/api", auth))
 		}
 		if o.Status != nil {
-			g.GET("/ui", statusPage(o.Status))
-			g.GET("/ui/", statusPage(o.Status))
+			e.GET("/ui", statusPage(o.Status), auth)
+			e.GET("/ui/", statusPage(o.Status), auth)
 		}
 	}
 	return e

@@ -17,8 +17,8 @@ import (
 // operatorRoutes mounts the operator API (behind basic auth, see web.New);
 // status feeds the /ui page.
 func (a *app) operatorRoutes(g *echo.Group) {
-	g.GET("/api/tasks", a.apiTasks)
-	g.GET("/api/history", a.apiHistory)
+	g.GET("/tasks", a.apiTasks)
+	g.GET("/history", a.apiHistory)
 }
 
 type taskView struct {
