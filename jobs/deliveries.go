@@ -28,13 +28,36 @@ func deliveryKey(id string) string { return keyPrefix + "delivery:" + id }
 // reserveTTL bounds how long a delivery being processed holds its id.
 const reserveTTL = time.Minute
 
-// Begin reserves the id; seen is true when it was reserved or done before.
-func (d *Deliveries) Begin(ctx context.Context, id string) (seen bool, err error) {
+// DeliveryState is what Begin found.
+type DeliveryState int
+
+// Delivery states.
+const (
+	DeliveryNew     DeliveryState = iota // reserved now: process it
+	DeliveryPending                      // reserved by a handler that has not answered (or died)
+	DeliveryDone                         // answered 200/202 before
+)
+
+// Begin reserves the id, or says who holds it. A pending id is not a
+// duplicate yet: its handler may still fail and answer 503.
+func (d *Deliveries) Begin(ctx context.Context, id string) (DeliveryState, error) {
 	ok, err := d.rdb.SetNX(ctx, deliveryKey(id), "pending", reserveTTL).Result()
 	if err != nil {
-		return false, fmt.Errorf("reserve delivery %s: %w", id, err)
+		return 0, fmt.Errorf("reserve delivery %s: %w", id, err)
 	}
-	return !ok, nil
+	if ok {
+		return DeliveryNew, nil
+	}
+	v, err := d.rdb.Get(ctx, deliveryKey(id)).Result()
+	switch {
+	case errors.Is(err, redis.Nil):
+		return DeliveryPending, nil // freed in between: the caller asks again
+	case err != nil:
+		return 0, fmt.Errorf("read delivery %s: %w", id, err)
+	case v == "done":
+		return DeliveryDone, nil
+	}
+	return DeliveryPending, nil
 }
 
 // Commit keeps the id for the TTL.

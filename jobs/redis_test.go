@@ -112,17 +112,20 @@ func TestDeliveriesRememberOnlyCommitted(t *testing.T) {
 	b := testBackend(t)
 	d := NewDeliveries(b.RDB, 3600e9)
 	ctx := context.Background()
-	if seen, err := d.Begin(ctx, "a"); err != nil || seen {
-		t.Fatalf("first: %v %v", seen, err)
+	if st, err := d.Begin(ctx, "a"); err != nil || st != DeliveryNew {
+		t.Fatalf("first: %v %v", st, err)
 	}
-	if seen, _ := d.Begin(ctx, "a"); !seen {
-		t.Fatal("concurrent duplicate not caught")
+	if st, _ := d.Begin(ctx, "a"); st != DeliveryPending {
+		t.Fatalf("concurrent duplicate: %v, want pending", st)
 	}
 	d.Abort(ctx, "a")
-	if seen, _ := d.Begin(ctx, "a"); seen {
-		t.Fatal("aborted delivery still remembered")
+	if st, _ := d.Begin(ctx, "a"); st != DeliveryNew {
+		t.Fatalf("aborted delivery still remembered: %v", st)
 	}
 	d.Commit(ctx, "a")
+	if st, _ := d.Begin(ctx, "a"); st != DeliveryDone {
+		t.Fatalf("committed delivery: %v, want done", st)
+	}
 	if ttl := b.RDB.TTL(ctx, "warden:delivery:a").Val(); ttl < 3500e9 {
 		t.Fatalf("committed ttl = %v", ttl)
 	}

@@ -131,17 +131,20 @@ type memDeliveries struct {
 	fail error
 }
 
-func (d *memDeliveries) Begin(_ context.Context, id string) (bool, error) {
+func (d *memDeliveries) Begin(_ context.Context, id string) (jobs.DeliveryState, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if d.fail != nil {
-		return false, d.fail
+		return 0, d.fail
 	}
-	if _, ok := d.seen[id]; ok {
-		return true, nil
+	switch d.seen[id] {
+	case "done":
+		return jobs.DeliveryDone, nil
+	case "pending":
+		return jobs.DeliveryPending, nil
 	}
 	d.seen[id] = "pending"
-	return false, nil
+	return jobs.DeliveryNew, nil
 }
 func (d *memDeliveries) Commit(_ context.Context, id string) error {
 	d.mu.Lock()

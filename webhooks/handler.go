@@ -8,6 +8,9 @@ import (
 	"mime"
 	"net/http"
 	"net/url"
+	"time"
+
+	"github.com/warden-bot/warden/jobs"
 
 	"github.com/labstack/echo/v4"
 )
@@ -23,7 +26,7 @@ var ErrUnavailable = errors.New("queue unavailable")
 var ErrMalformed = errors.New("malformed payload")
 
 type deliveryStore interface {
-	Begin(ctx context.Context, id string) (seen bool, err error)
+	Begin(ctx context.Context, id string) (jobs.DeliveryState, error)
 	Commit(ctx context.Context, id string) error
 	Abort(ctx context.Context, id string) error
 }
@@ -39,6 +42,9 @@ type Handler struct {
 	Router     router
 	Log        *slog.Logger
 	Observe    func(event, result string) // metrics hook; may be nil
+	// PendingWait bounds how long a copy of a delivery that another request
+	// is handling waits for that request's answer (default 3 s).
+	PendingWait time.Duration
 }
 
 // Delivery is one verified webhook delivery.
@@ -88,13 +94,17 @@ func (h *Handler) ServeHTTP(c echo.Context) error {
 
 func (h *Handler) handle(ctx context.Context, d Delivery) Decision {
 	log := h.Log.With("delivery", d.ID, "event", d.Event, "request_id", d.RequestID)
-	seen, err := h.Deliveries.Begin(ctx, d.ID)
-	if err != nil {
+	switch st, err := h.claim(ctx, d.ID); {
+	case err != nil:
 		log.Error("delivery store unavailable", "err", err)
 		return Decision{Code: http.StatusServiceUnavailable, Status: "unavailable", Reason: "queue unreachable; redeliver later"}
-	}
-	if seen {
+	case st == jobs.DeliveryDone:
 		return Decision{Code: http.StatusOK, Status: "duplicate", Reason: "delivery seen before"}
+	case st == jobs.DeliveryPending:
+		// Its first copy has not been answered, or died unanswered: a 200 now
+		// could acknowledge work that is never queued.
+		log.Warn("delivery still held by an unanswered request")
+		return Decision{Code: http.StatusServiceUnavailable, Status: "unavailable", Reason: "this delivery is still being handled; redeliver later"}
 	}
 	dec, err := h.Router.Route(ctx, d)
 	if err != nil {
@@ -111,6 +121,28 @@ func (h *Handler) handle(ctx context.Context, d Delivery) Decision {
 	}
 	log.Info("webhook handled", "status", dec.Status, "reason", dec.Reason)
 	return dec
+}
+
+// claim reserves the delivery id. A copy that finds it pending waits (a
+// little) for the first request's answer: done makes it a duplicate,
+// released (that request answered 503) lets this copy do the work.
+func (h *Handler) claim(ctx context.Context, id string) (jobs.DeliveryState, error) {
+	wait := h.PendingWait
+	if wait == 0 {
+		wait = 3 * time.Second
+	}
+	deadline := time.Now().Add(wait)
+	for {
+		st, err := h.Deliveries.Begin(ctx, id)
+		if err != nil || st != jobs.DeliveryPending || time.Now().After(deadline) {
+			return st, err
+		}
+		select {
+		case <-ctx.Done():
+			return st, nil
+		case <-time.After(25 * time.Millisecond):
+		}
+	}
 }
 
 func parseDelivery(h http.Header, body []byte) (Delivery, error) {
