@@ -17,7 +17,7 @@ import (
 func checkAnswers(t *testing.T, ds []*delivery, stopped time.Time) {
 	t.Helper()
 	codes := map[int]int{}
-	unavailable := 0
+	unavailable, slowest := 0, time.Duration(0)
 	before := map[int]bool{} // issue → every delivery accepted before the stop
 	for _, d := range ds {
 		if _, ok := before[d.issue]; !ok {
@@ -25,6 +25,7 @@ func checkAnswers(t *testing.T, ds []*delivery, stopped time.Time) {
 		}
 		for i, a := range d.answers {
 			codes[a.code]++
+			slowest = max(slowest, a.took)
 			switch {
 			case a.err != nil:
 				t.Errorf("delivery %s: %v", d.id, a.err)
@@ -47,7 +48,8 @@ func checkAnswers(t *testing.T, ds []*delivery, stopped time.Time) {
 			durable++
 		}
 	}
-	t.Logf("answers by code %v; %d deliveries first answered 503; %d issues wholly queued before Redis was killed", codes, unavailable, durable)
+	t.Logf("answers by code %v, slowest %s; %d deliveries first answered 503; %d issues wholly queued before Redis was killed",
+		codes, slowest.Round(time.Millisecond), unavailable, durable)
 	if unavailable == 0 || durable == 0 {
 		t.Fatalf("the Redis outage did not split the traffic (503s %d, issues queued before it %d): the test proves nothing", unavailable, durable)
 	}

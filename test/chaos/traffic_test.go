@@ -27,7 +27,8 @@ type answer struct {
 	code   int
 	status string // the body's "status"
 	err    error
-	at     time.Time // when the answer came
+	at     time.Time     // when the answer came
+	took   time.Duration // from send to answer
 }
 
 func (d *delivery) last() answer { return d.answers[len(d.answers)-1] }
@@ -38,7 +39,7 @@ var client = &http.Client{Timeout: 10 * time.Second}
 
 // send posts d once, signed, and records the answer.
 func (d *delivery) send(url string) answer {
-	a := answer{}
+	a, sent := answer{}, time.Now()
 	resp, err := client.Do(harness.NewDelivery(url, d.event, d.id, d.body, world.Secret))
 	if err != nil {
 		a.err = err
@@ -52,6 +53,7 @@ func (d *delivery) send(url string) answer {
 		a.code, a.status = resp.StatusCode, dec.Status
 	}
 	a.at = time.Now()
+	a.took = a.at.Sub(sent)
 	d.answers = append(d.answers, a)
 	return a
 }
