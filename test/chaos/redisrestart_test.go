@@ -56,7 +56,7 @@ func TestRedisRestartUnderLoadLosesAndDoublesNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("%d deliveries in %s, Redis killed after %d answers, %d redeliveries", len(tr.ds), time.Since(start).Round(time.Millisecond), stopAfter, resent)
-	checkAnswers(t, tr.ds, stopped)
+	checkAnswers(t, tr.ds, stopped, w.Bot.Logs())
 	worker := startWorker(t, w, t.TempDir(), "8")
 	waitDrained(t, addr, w, worker)
 	checkProcessedOnce(t, w, tr.ds)

@@ -14,7 +14,7 @@ import (
 // followed by "duplicate" (CONTRACT §3: only a delivery answered 2xx is
 // remembered); the outage really hit traffic, and some issues were queued
 // wholly before it, so their processing proves the queue survived the kill.
-func checkAnswers(t *testing.T, ds []*delivery, stopped time.Time) {
+func checkAnswers(t *testing.T, ds []*delivery, stopped time.Time, webLogs string) {
 	t.Helper()
 	codes := map[int]int{}
 	unavailable, slowest := 0, time.Duration(0)
@@ -32,7 +32,8 @@ func checkAnswers(t *testing.T, ds []*delivery, stopped time.Time) {
 			case a.code != http.StatusOK && a.code != http.StatusAccepted && a.code != http.StatusServiceUnavailable:
 				t.Errorf("delivery %s: HTTP %d (%s), want 200, 202 or 503", d.id, a.code, a.status)
 			case i > 0 && a.status == "duplicate":
-				t.Errorf("delivery %s answered 503, then %q on redelivery: an unaccepted delivery was remembered and is never processed", d.id, a.status)
+				t.Errorf("delivery %s answered 503, then %q on redelivery: an unaccepted delivery was remembered and is never processed; the web process logged:\n%s",
+					d.id, a.status, linesWith(webLogs, `"delivery":"`+d.id+`"`))
 			}
 		}
 		if d.answers[0].code == http.StatusServiceUnavailable {
@@ -107,4 +108,15 @@ func planRequests(w *world.World) map[int]int {
 		}
 	}
 	return out
+}
+
+// linesWith are the lines of logs that contain s.
+func linesWith(logs, s string) string {
+	var out []string
+	for _, l := range strings.Split(logs, "\n") {
+		if strings.Contains(l, s) {
+			out = append(out, l)
+		}
+	}
+	return strings.Join(out, "\n")
 }
