@@ -23,6 +23,13 @@ type Locks struct {
 	ttl time.Duration
 }
 
+// RunLockTTL is how long a run lock outlives its holder's last refresh. It
+// matches asynq's 30 s task lease: a worker killed mid-run frees the issue
+// before asynq's recoverer hands the task back (at least 30 s after the
+// lease expired), so the recovered run starts instead of bouncing off a
+// dead worker's lock for minutes.
+const RunLockTTL = 30 * time.Second
+
 // NewLocks holds locks for ttl, refreshed while the run lives.
 func NewLocks(rdb redis.UniversalClient, ttl time.Duration) *Locks { return &Locks{rdb: rdb, ttl: ttl} }
 

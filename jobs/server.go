@@ -2,6 +2,7 @@ package jobs
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"time"
@@ -27,12 +28,20 @@ func NewServer(b *Backend, o ServerOptions) *asynq.Server {
 		Logger:          asynqLogger{o.Log.With("component", "asynq")},
 		LogLevel:        asynq.WarnLevel,
 		RetryDelayFunc:  retryDelay,
+		IsFailure:       isFailure,
 		ErrorHandler: asynq.ErrorHandlerFunc(func(ctx context.Context, t *asynq.Task, err error) {
 			id, _ := asynq.GetTaskID(ctx)
 			o.Log.Warn("task failed", "task", id, "type", t.Type(), "err", err)
 		}),
 	})
 }
+
+// isFailure tells asynq which errors spend a task's retries (MaxRunRetries,
+// kept for crashed workers). A run that found its issue locked did nothing
+// and must wait, not fail: counted, the bounces after one crash spent most
+// of the budget and a second crash archived the task, leaving the issue
+// "running" for good with no outcome.
+func isFailure(err error) bool { return !errors.Is(err, ErrLocked) }
 
 // retryDelay backs off asynq-level retries: 10 s, 20 s, 40 s … ≤ 10 min.
 func retryDelay(n int, _ error, _ *asynq.Task) time.Duration {

@@ -48,7 +48,7 @@ func (a *app) startWorker(ctx context.Context, errc chan<- error) (*asynq.Server
 	w := &jobs.Worker{
 		Pipeline: &githubRunner{a: a, p: p, redactor: comments.NewRedactor(a.cfg.Secrets()...)},
 		Flags:    jobs.NewFlags(a.backend.RDB),
-		Locks:    jobs.NewLocks(a.backend.RDB, 2*time.Minute),
+		Locks:    jobs.NewLocks(a.backend.RDB, jobs.RunLockTTL),
 		Queue:    a.queue,
 		Log:      a.log,
 	}

@@ -12,10 +12,24 @@ import (
 	"github.com/warden-bot/warden/test/harness"
 )
 
-// Deliver sends GitHub's example payload for event (the fixture file),
-// pointed at this world's repository and installation and changed by
-// mutate, signed; it returns the HTTP code.
+// Deliver sends Payload(fixture, mutate) as event, signed; it returns the
+// HTTP code.
 func (w *World) Deliver(event, fixture string, mutate func(m map[string]any)) int {
+	w.T.Helper()
+	b := w.Payload(fixture, mutate)
+	w.NextID++
+	resp, err := http.DefaultClient.Do(harness.NewDelivery(w.Bot.URL()+"/webhooks", event, fmt.Sprintf("%s-%d", event, w.NextID), b, Secret))
+	if err != nil {
+		w.T.Fatal(err)
+	}
+	resp.Body.Close()
+	return resp.StatusCode
+}
+
+// Payload is GitHub's example payload (the fixture file) pointed at this
+// world's repository and installation and changed by mutate: a body to sign
+// and send, as many times and with whatever delivery ids a test needs.
+func (w *World) Payload(fixture string, mutate func(m map[string]any)) []byte {
 	w.T.Helper()
 	var m map[string]any
 	if err := json.Unmarshal(harness.Fixture(w.T, "webhooks/"+fixture), &m); err != nil {
@@ -30,13 +44,7 @@ func (w *World) Deliver(event, fixture string, mutate func(m map[string]any)) in
 		mutate(m)
 	}
 	b, _ := json.Marshal(m)
-	w.NextID++
-	resp, err := http.DefaultClient.Do(harness.NewDelivery(w.Bot.URL()+"/webhooks", event, fmt.Sprintf("%s-%d", event, w.NextID), b, Secret))
-	if err != nil {
-		w.T.Fatal(err)
-	}
-	resp.Body.Close()
-	return resp.StatusCode
+	return b
 }
 
 // Comment delivers issue_comment.created on issue n, with its current labels.
