@@ -99,7 +99,7 @@ func (q *Queue) EnqueueStatus(ctx context.Context, p StatusPayload) error {
 	if err != nil {
 		return err
 	}
-	if _, err := q.client.EnqueueContext(ctx, task); err != nil {
+	if err := q.enqueueOnce(ctx, task); err != nil {
 		return fmt.Errorf("enqueue status %s: %w", IssueKey(p.Repo, p.Issue), err)
 	}
 	return nil
@@ -172,7 +172,7 @@ func (q *Queue) EnqueuePR(ctx context.Context, p PRPayload) error {
 	if err != nil {
 		return err
 	}
-	if _, err := q.client.EnqueueContext(ctx, task); err != nil {
+	if err := q.enqueueOnce(ctx, task); err != nil {
 		return fmt.Errorf("enqueue pr %s#%d: %w", p.Repo, p.PR, err)
 	}
 	return nil
@@ -184,7 +184,7 @@ func (q *Queue) EnqueueClosed(ctx context.Context, p ClosedPayload) error {
 	if err != nil {
 		return err
 	}
-	if _, err := q.client.EnqueueContext(ctx, task); err != nil {
+	if err := q.enqueueOnce(ctx, task); err != nil {
 		return fmt.Errorf("enqueue closed %s: %w", IssueKey(p.Repo, p.Issue), err)
 	}
 	return nil

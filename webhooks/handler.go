@@ -94,6 +94,7 @@ func (h *Handler) ServeHTTP(c echo.Context) error {
 
 func (h *Handler) handle(ctx context.Context, d Delivery) Decision {
 	log := h.Log.With("delivery", d.ID, "event", d.Event, "request_id", d.RequestID)
+	ctx = jobs.WithDelivery(ctx, d.ID)
 	switch st, err := h.claim(ctx, d.ID); {
 	case err != nil:
 		log.Error("delivery store unavailable", "err", err)
