@@ -25,8 +25,11 @@ func NewDeliveries(rdb redis.UniversalClient, ttl time.Duration) *Deliveries {
 
 func deliveryKey(id string) string { return keyPrefix + "delivery:" + id }
 
-// reserveTTL bounds how long a delivery being processed holds its id.
-const reserveTTL = time.Minute
+// reserveTTL bounds how long a delivery being processed holds its id. A
+// request that dies holding it (or whose release is lost with Redis) makes
+// copies answer 503 for this long; one that outlives it lets a copy in, and
+// the enqueues are idempotent (TaskIDs), so short is the better error.
+const reserveTTL = 20 * time.Second
 
 // DeliveryState is what Begin found.
 type DeliveryState int
