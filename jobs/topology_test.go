@@ -95,18 +95,19 @@ func TestOpenThroughSentinel(t *testing.T) {
 // cluster with redis-cli, and Warden queues through the cluster client.
 func TestOpenThroughCluster(t *testing.T) {
 	var addrs []string
-	var first int
-	for i := range 3 {
+	var ports []int
+	for range 3 {
 		p := startRedis(t, "--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf")
-		if i == 0 {
-			first = p
-		}
+		ports = append(ports, p)
 		addrs = append(addrs, fmt.Sprintf("127.0.0.1:%d", p))
 	}
 	out, err := exec.Command("redis-cli", append([]string{"--cluster", "create"}, append(addrs, "--cluster-yes")...)...).CombinedOutput()
 	if err != nil {
 		t.Fatalf("redis-cli --cluster create: %v\n%s", err, out)
 	}
-	waitFor(t, func() bool { return strings.Contains(redisCLI(first, "CLUSTER", "INFO"), "cluster_state:ok") }, "cluster_state:ok")
+	// Every node must agree, not just the one asked first.
+	for _, p := range ports {
+		waitFor(t, func() bool { return strings.Contains(redisCLI(p, "CLUSTER", "INFO"), "cluster_state:ok") }, "cluster_state:ok on port %d", p)
+	}
 	enqueueThrough(t, "redis-cluster://"+strings.Join(addrs, ","))
 }
