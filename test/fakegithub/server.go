@@ -111,6 +111,17 @@ func (s *Server) ApplyThenFail(method, pathPrefix string, n, status int, body []
 	s.faults = append(s.faults, &fault{method: method, prefix: pathPrefix, n: n, status: status, body: body, headers: headers, apply: true})
 }
 
+// FaultsLeft counts the injected faults no request has met yet.
+func (s *Server) FaultsLeft() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := 0
+	for _, f := range s.faults {
+		n += f.n
+	}
+	return n
+}
+
 // SetDown makes every request answer 502.
 func (s *Server) SetDown(down bool) { s.mu.Lock(); s.down = down; s.mu.Unlock() }
 
