@@ -6,13 +6,17 @@
 package chaos
 
 import (
+	"errors"
 	"fmt"
 	"net/http"
+	"os/exec"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/warden-bot/warden/outcome"
 	"github.com/warden-bot/warden/test/fakegithub"
 	"github.com/warden-bot/warden/test/fakemodel"
 	"github.com/warden-bot/warden/test/world"
@@ -171,4 +175,34 @@ func healthy(t *testing.T, w *world.World) {
 	if resp.StatusCode != http.StatusOK {
 		t.Fatalf("healthz answered %d", resp.StatusCode)
 	}
+}
+
+// completed reports whether issue n has a completed outcome record.
+func completed(w *world.World, n int) bool {
+	return slices.ContainsFunc(w.Records(n), func(r outcome.Record) bool { return r.Outcome == outcome.Completed })
+}
+
+// fsck fails the test unless git finds the repository at dir intact
+// (dangling objects from an interrupted fetch are harmless and allowed).
+func fsck(t *testing.T, dir string) {
+	t.Helper()
+	out, err := exec.Command("git", "-C", dir, "fsck", "--full", "--no-progress").CombinedOutput()
+	for _, l := range strings.Split(string(out), "\n") {
+		if l != "" && !strings.HasPrefix(l, "dangling ") && !strings.HasPrefix(l, "notice: ") {
+			err = errors.New("unexpected line: " + l)
+		}
+	}
+	if err != nil {
+		t.Fatalf("git fsck %s: %v\n%s", dir, err, out)
+	}
+}
+
+// gitIn runs git in dir and returns its output.
+func gitIn(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	out, err := exec.Command("git", append([]string{"-C", dir}, args...)...).CombinedOutput()
+	if err != nil {
+		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return string(out)
 }
