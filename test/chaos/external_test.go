@@ -22,11 +22,15 @@ import (
 	"github.com/warden-bot/warden/test/world"
 )
 
-// Deadlines for one issue; generous because every world shares two CPUs
-// with the rest of `make test` under the race detector.
+// outcomeWait bounds the wait for one issue's outcome: generous, because
+// every world shares the machine's CPUs with the rest of `make test`
+// under the race detector.
+const outcomeWait = 150 * time.Second
+
+// Every issue reports the calc module's bug (world.CalcRepo).
 const (
-	outcomeWait = 150 * time.Second
-	issueBody   = "calc.Add(2, 3) returns -1; it should add."
+	titleText = "Add returns the difference"
+	issueBody = "calc.Add(2, 3) returns -1; it should add."
 )
 
 // serverError is the body GitHub answers a request it gave up on.
@@ -34,7 +38,7 @@ var serverError = []byte(`{"message":"Server Error"}`)
 
 // title is an issue title carrying tag: every prompt quotes the title
 // verbatim, so a model script can tell which issue a request is for.
-func title(tag string) string { return "[" + tag + "] Add returns the difference" }
+func title(tag string) string { return "[" + tag + "] " + titleText }
 
 // label opens issue n titled with tag and labels it for maintenance.
 func label(t *testing.T, w *world.World, n int, tag string) {
@@ -98,7 +102,7 @@ func (r *router) calls(tag, stage string) []time.Time {
 // tagOf finds the "[tag]" of the issue title quoted in a conversation.
 func tagOf(req fakemodel.Request) string {
 	for _, m := range req.Messages {
-		if i := strings.Index(m.Content, "] Add returns the difference"); i > 0 {
+		if i := strings.Index(m.Content, "] "+titleText); i > 0 {
 			if j := strings.LastIndex(m.Content[:i], "["); j >= 0 {
 				return m.Content[j+1 : i]
 			}
@@ -128,6 +132,20 @@ func once(t *testing.T, w *world.World, n, outcomes int) {
 	if prs > 1 {
 		t.Errorf("issue %d: %d pull requests", n, prs)
 	}
+}
+
+// settled waits for issue n to carry exactly one state label, state.
+func settled(t *testing.T, w *world.World, n int, state string) {
+	t.Helper()
+	w.Eventually(30*time.Second, func() bool {
+		states := 0
+		for _, l := range w.GH.Labels(world.Repo, n) {
+			if l != "warden:maintenance" {
+				states++
+			}
+		}
+		return states == 1 && w.HasLabel(n, state)
+	}, "issue does not carry exactly "+state)
 }
 
 // retry is a failed call and the next call to its path: the same request

@@ -22,7 +22,7 @@ func TestGitHubServerErrorsAreRetriedWithoutDuplicates(t *testing.T) {
 	w.Model.Script(world.HappyScript)
 	const n = 101
 	issue := "/repos/" + world.Repo + "/issues/" + strconv.Itoa(n)
-	// The first status comment meets two plain failures, then one that
+	// The first comment posts meet two plain failures, then one that
 	// GitHub stored anyway.
 	w.GH.FailNext(http.MethodPost, issue+"/comments$", 2, http.StatusBadGateway, serverError, nil)
 	w.GH.ApplyThenFail(http.MethodPost, issue+"/comments$", 1, http.StatusBadGateway, serverError, nil)
@@ -124,18 +124,4 @@ func notBefore(t *testing.T, r retry) time.Time {
 		t.Fatalf("a 403 without Retry-After or x-ratelimit-reset: %v", h)
 	}
 	return time.Unix(reset, 0)
-}
-
-// settled waits for issue n to carry exactly one state label, state.
-func settled(t *testing.T, w *world.World, n int, state string) {
-	t.Helper()
-	w.Eventually(30*time.Second, func() bool {
-		states := 0
-		for _, l := range w.GH.Labels(world.Repo, n) {
-			if l != "warden:maintenance" {
-				states++
-			}
-		}
-		return states == 1 && w.HasLabel(n, state)
-	}, "issue does not carry exactly "+state)
 }
