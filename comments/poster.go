@@ -107,9 +107,9 @@ func (p *Poster) upsertID(ctx context.Context, owner, repo string, n int, existi
 		}
 		return existing.GetID(), p.EditComment(ctx, owner, repo, n, existing.GetID(), body)
 	}
-	c, _, err := p.Client.CreateComment(ctx, owner, repo, n, &github.IssueComment{Body: &body})
+	c, err := p.create(ctx, owner, repo, n, body)
 	if err != nil {
-		return 0, fmt.Errorf("comment on %s/%s#%d: %w", owner, repo, n, err)
+		return 0, err
 	}
 	p.remember(n, &github.IssueComment{ID: github.Int64(c.GetID()), Body: &body})
 	return c.GetID(), nil

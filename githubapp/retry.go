@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"io"
 	"net/http"
+	"regexp"
 	"strconv"
 	"time"
 )
@@ -12,8 +13,9 @@ import (
 // temporary: 5xx, and 403/429 rate limits (honouring Retry-After and
 // x-ratelimit-reset). Only requests that are safe to repeat are retried:
 // GET/HEAD/PUT/DELETE/PATCH always; POST only on a 429/403 rate-limit answer,
-// which GitHub sends before doing anything, never on a 5xx after which the
-// write may already have happened.
+// which GitHub sends before doing anything, or when the POST is idempotent by
+// nature (see repeatable). Never another POST on a 5xx, after which the write
+// may already have happened: those callers look before they write again.
 type RetryTransport struct {
 	Next     http.RoundTripper
 	Attempts int
@@ -63,20 +65,29 @@ func (t *RetryTransport) shouldRetry(req *http.Request, resp *http.Response, err
 	}
 	backoff := time.Duration(1<<(attempt-1)) * 500 * time.Millisecond
 	if err != nil {
-		return backoff, idempotent(req.Method)
+		return backoff, idempotent(req)
 	}
 	limited := resp.StatusCode == 429 || (resp.StatusCode == 403 && rateLimited(resp))
 	switch {
 	case limited:
 		wait := retryAfter(resp, backoff)
 		return wait, wait <= t.MaxWait
-	case resp.StatusCode >= 500 && idempotent(req.Method):
+	case resp.StatusCode >= 500 && idempotent(req):
 		return backoff, true
 	}
 	return 0, false
 }
 
-func idempotent(method string) bool { return method != http.MethodPost }
+func idempotent(req *http.Request) bool {
+	return req.Method != http.MethodPost || repeatable.MatchString(req.URL.Path)
+}
+
+// repeatable are the POSTs whose repetition changes nothing: adding labels
+// an issue already has, setting a commit status to the state it already
+// has (the latest per context wins), minting another installation token.
+// Without this, a 5xx on the label that ends a task would leave the issue
+// showing the wrong state.
+var repeatable = regexp.MustCompile(`/issues/\d+/labels$|/statuses/[0-9a-fA-F]+$|/app/installations/\d+/access_tokens$`)
 
 func rateLimited(resp *http.Response) bool {
 	return resp.Header.Get("Retry-After") != "" || resp.Header.Get("X-Ratelimit-Remaining") == "0"

@@ -87,3 +87,25 @@ func (l *Locks) Held(ctx context.Context, issueKey string) (bool, error) {
 	n, err := l.rdb.Exists(ctx, keyPrefix+"lock:"+issueKey).Result()
 	return n > 0, err
 }
+
+// Wait takes the lock for key like Acquire, polling while another holder
+// has it; it answers ErrLocked when max passes first.
+func (l *Locks) Wait(ctx context.Context, key string, max time.Duration) (*Lock, error) {
+	deadline := time.Now().Add(max)
+	for {
+		lk, err := l.Acquire(ctx, key)
+		if !errors.Is(err, ErrLocked) || !time.Now().Before(deadline) {
+			return lk, err
+		}
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+}
+
+// StatusKey names the lock under which an issue's status comment is first
+// written: by the "queued" update, or by the run when it lists the issue's
+// comments (see pipeline.GitHubHost.StatusLock).
+func StatusKey(repo string, issue int) string { return IssueKey(repo, issue) + ":status" }

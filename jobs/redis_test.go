@@ -8,6 +8,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/redis/go-redis/v9"
 )
@@ -148,6 +149,29 @@ func TestLocksExclusive(t *testing.T) {
 	lk.Release(ctx)
 	if _, err := l.Acquire(ctx, "acme/calc#1"); err != nil {
 		t.Fatalf("after release: %v", err)
+	}
+}
+
+// Wait gets the lock once its holder lets go, and gives up after max.
+func TestLocksWait(t *testing.T) {
+	b := testBackend(t)
+	l := NewLocks(b.RDB, 5e9)
+	ctx := context.Background()
+	key := StatusKey("acme/calc", 1)
+	lk, err := l.Acquire(ctx, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := l.Wait(ctx, key, 100*time.Millisecond); err != ErrLocked {
+		t.Fatalf("wait on a held lock: %v", err)
+	}
+	time.AfterFunc(200*time.Millisecond, func() { lk.Release(ctx) })
+	start := time.Now()
+	if _, err := l.Wait(ctx, key, 5*time.Second); err != nil || time.Since(start) < 200*time.Millisecond {
+		t.Fatalf("wait: %v after %s", err, time.Since(start))
+	}
+	if held, _ := l.Held(ctx, IssueKey("acme/calc", 1)); held {
+		t.Fatal("the status lock must not read as the issue's run lock")
 	}
 }
 

@@ -88,9 +88,13 @@ var (
 		{rateLimitRE, Transient},
 		{regexp.MustCompile(`(?i)\b(connection refused|connection reset( by peer)?|broken pipe|i/o timeout|TLS handshake timeout|no such host|EOF|unexpected EOF|temporary failure in name resolution|server misbehaving)\b`), Transient},
 		{regexp.MustCompile(`(?i)\b(502 Bad Gateway|503 Service Unavailable|504 Gateway Time-?out|500 Internal Server Error|overloaded(_error)?|Service Unavailable|try again later|timed out|timeout exceeded)\b`), Transient},
+		// A full disk is the host's state, not the task's: retried with
+		// backoff it succeeds once an operator frees space, where an
+		// escalation would end the task for good.
+		{regexp.MustCompile(`(?i)\b(no space left on device|disk quota exceeded)\b`), Transient},
 		{regexp.MustCompile(`(?m)^(--- FAIL|FAIL\b)|\bFAIL\s+\S+\s+[\d.]+s\b|\b\d+ (failed|failing)\b|\bAssertionError\b`), TestFailure},
 		{regexp.MustCompile(`(?i)\b(Bad credentials|Not Found|Validation Failed|Resource not accessible by integration|Must have admin rights|invalid_api_key|Incorrect API key|authentication_error|permission_error|invalid_request_error)\b`), Deterministic},
-		{regexp.MustCompile(`(?i)\b(not a git repository|bad object|unable to read tree|index file corrupt|CONFLICT \(content\)|merge conflict|does not match any|pathspec .* did not match|refusing to merge unrelated histories|No space left on device)\b`), Deterministic},
+		{regexp.MustCompile(`(?i)\b(not a git repository|bad object|unable to read tree|index file corrupt|CONFLICT \(content\)|merge conflict|does not match any|pathspec .* did not match|refusing to merge unrelated histories)\b`), Deterministic},
 	}
 )
 

@@ -51,7 +51,7 @@ func (a *attempt) run(ctx context.Context) Result {
 	if err == nil {
 		err = a.supervised(ctx)
 	}
-	return a.result(ctx, err)
+	return a.result(ctx, withHTTPStatus(err))
 }
 
 // setup re-reads the issue, marks it running, prepares the worktree and reads

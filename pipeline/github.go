@@ -26,6 +26,13 @@ type GitHubHost struct {
 	CloneURL string
 	Base     string // default branch
 	Token    func(ctx context.Context) (string, error)
+	// StatusLock, when set, is held while PriorOutcomes lists the issue's
+	// comments. The "queued" update posts the status comment under the
+	// same lock, and only while no run holds the issue, so the listing a
+	// run remembers already shows any status comment it must edit: without
+	// it a queued update landing just after that listing doubled the
+	// status comment. It returns the unlock.
+	StatusLock func(ctx context.Context) func()
 
 	labels   []string // the issue's labels as last read or written
 	statusID int64    // the sticky status comment, once found or created
@@ -49,6 +56,9 @@ func (h *GitHubHost) Issue(ctx context.Context) (IssueInfo, error) {
 
 // PriorOutcomes reads earlier attempts' records from Warden's own comments.
 func (h *GitHubHost) PriorOutcomes(ctx context.Context) ([]outcome.Record, error) {
+	if h.StatusLock != nil {
+		defer h.StatusLock(ctx)()
+	}
 	return h.Poster.PriorOutcomes(ctx, h.Owner, h.Name, h.Number)
 }
 

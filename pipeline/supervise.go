@@ -23,7 +23,7 @@ func (a *attempt) once(ctx context.Context, name string, fn func(context.Context
 		}
 	}()
 	chaos(name, a.wt.Dir)
-	err = fn(sctx)
+	err = withHTTPStatus(fn(sctx))
 	if err == nil || sctx.Err() == nil {
 		return err
 	}

@@ -76,6 +76,12 @@ func Corrupt(err error) bool {
 		return false
 	}
 	s := err.Error()
+	// A full disk makes git fail to write objects ("unable to write loose
+	// object file"), which reads like damage but is not: a fresh worktree
+	// needs more space, not less, and the retry comes with backoff instead.
+	if strings.Contains(strings.ToLower(s), "no space left on device") {
+		return false
+	}
 	for _, h := range corruptHints {
 		if strings.Contains(s, h) {
 			return true

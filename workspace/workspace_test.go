@@ -177,4 +177,10 @@ func TestCorrupt(t *testing.T) {
 	if !Corrupt(&GitError{Stderr: "fatal: not a git repository (or any parent up to mount point /)"}) || Corrupt(&GitError{Stderr: "fatal: could not read Username"}) {
 		t.Fatal("Corrupt")
 	}
+	if !Corrupt(&GitError{Stderr: "error: object file .git/objects/ab/cdef is empty\nfatal: bad object HEAD"}) {
+		t.Fatal("an empty object file is damage")
+	}
+	if Corrupt(&GitError{Stderr: "fatal: unable to write loose object file: No space left on device\nfatal: unpack-objects failed"}) {
+		t.Fatal("a full disk is not damage")
+	}
 }

@@ -2,8 +2,11 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"log/slog"
 	"strings"
+	"time"
 
 	"github.com/warden-bot/warden/comments"
 	"github.com/warden-bot/warden/jobs"
@@ -41,7 +44,15 @@ func (s *statusPoster) PostStatus(ctx context.Context, p jobs.StatusPayload) err
 func (s *statusPoster) queued(ctx context.Context, host *pipeline.GitHubHost, p jobs.StatusPayload) error {
 	// A worker that already took the task owns the status comment now, and
 	// one that finished it has said how it ended: "queued" is only true
-	// while the task waits in the queue.
+	// while the task waits in the queue. The status lock keeps a run that
+	// starts meanwhile from listing the comments before this one lands.
+	lk, err := s.locks.Wait(ctx, jobs.StatusKey(p.Repo, p.Issue), statusLockWait)
+	if errors.Is(err, jobs.ErrLocked) {
+		return nil // a run is listing the comments: it owns the status now
+	} else if err != nil {
+		return err
+	}
+	defer lk.Release(context.WithoutCancel(ctx))
 	if running, err := s.locks.Held(ctx, jobs.IssueKey(p.Repo, p.Issue)); err != nil || running {
 		return err
 	}
@@ -107,4 +118,22 @@ func (s *statusPoster) report(ctx context.Context, host *pipeline.GitHubHost) er
 
 func retryable(err error) outcome.Record {
 	return outcome.Record{Outcome: outcome.Retryable, FailureClass: outcome.Transient, Summary: err.Error()}.Normalize()
+}
+
+// statusLockWait bounds waiting for the other writer of a status comment;
+// a holder that died lets go when the lock's TTL passes.
+const statusLockWait = 30 * time.Second
+
+// statusLock is pipeline.GitHubHost.StatusLock for the run of an issue.
+// Waiting too long, or Redis failing, goes on unlocked: a doubled status
+// comment is better than a stuck task.
+func statusLock(locks *jobs.Locks, log *slog.Logger, repo string, issue int) func(context.Context) func() {
+	return func(ctx context.Context) func() {
+		lk, err := locks.Wait(ctx, jobs.StatusKey(repo, issue), statusLockWait)
+		if err != nil {
+			log.Warn("status comment lock not taken", "repo", repo, "issue", issue, "err", err)
+			return func() {}
+		}
+		return func() { lk.Release(context.WithoutCancel(ctx)) }
+	}
 }

@@ -45,10 +45,11 @@ func (a *app) startWorker(ctx context.Context, errc chan<- error) (*asynq.Server
 		}
 	}
 	go sys.retryPending(ctx, 10*time.Second)
+	locks := jobs.NewLocks(a.backend.RDB, jobs.RunLockTTL)
 	w := &jobs.Worker{
-		Pipeline: &githubRunner{a: a, p: p, redactor: comments.NewRedactor(a.cfg.Secrets()...)},
+		Pipeline: &githubRunner{a: a, p: p, locks: locks, redactor: comments.NewRedactor(a.cfg.Secrets()...)},
 		Flags:    jobs.NewFlags(a.backend.RDB),
-		Locks:    jobs.NewLocks(a.backend.RDB, jobs.RunLockTTL),
+		Locks:    locks,
 		Queue:    a.queue,
 		Log:      a.log,
 	}
@@ -67,6 +68,7 @@ func (a *app) startWorker(ctx context.Context, errc chan<- error) (*asynq.Server
 type githubRunner struct {
 	a        *app
 	p        *pipeline.Pipeline
+	locks    *jobs.Locks // nil outside the worker
 	redactor *comments.Redactor
 }
 
@@ -87,6 +89,7 @@ func (r *githubRunner) Run(ctx context.Context, p jobs.RunPayload, at jobs.Attem
 		Deferrals: p.Deferrals, Depth: p.Depth, Final: at.Final,
 	}
 	host.Poster.Remember = true // the attempt is the only writer of its Warden comments
+	host.StatusLock = statusLock(r.locks, r.a.log, p.Repo, p.Issue)
 	res := r.p.Attempt(ctx, host, t)
 	return jobs.Result{Record: res.Record, DeferFor: res.DeferFor}
 }

@@ -13,6 +13,7 @@ import (
 	"encoding/pem"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -21,11 +22,12 @@ import (
 // BotLogin is the App's login (slug "warden-test").
 const BotLogin = "warden-test[bot]"
 
-// Call is one request the server saw.
+// Call is one request the server saw, with the time it was answered.
 type Call struct {
 	Method, Path string
 	Status       int
 	Time         time.Time
+	Header       http.Header // the answer's headers
 }
 
 type fault struct {
@@ -33,6 +35,8 @@ type fault struct {
 	n, status      int
 	body           []byte
 	headers        map[string]string
+	apply          bool          // serve the request first: the write happens, the answer is lost
+	resetIn        time.Duration // a primary rate limit: x-ratelimit-reset this far from the answer
 }
 
 // Server is the fake API.
@@ -87,7 +91,36 @@ func (s *Server) AddInstallation(id int64) { s.mu.Lock(); s.installs[id] = true;
 func (s *Server) FailNext(method, pathPrefix string, n, status int, body []byte, headers map[string]string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.faults = append(s.faults, &fault{method, pathPrefix, n, status, body, headers})
+	s.faults = append(s.faults, &fault{method: method, prefix: pathPrefix, n: n, status: status, body: body, headers: headers})
+}
+
+// RateLimitNext answers the next n matching requests 403 with GitHub's
+// primary rate-limit headers: none remaining, and a reset (whole epoch
+// seconds, as GitHub sends it) at least resetIn after the answer.
+func (s *Server) RateLimitNext(method, pathPrefix string, n int, body []byte, resetIn time.Duration) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.faults = append(s.faults, &fault{method: method, prefix: pathPrefix, n: n, status: http.StatusForbidden, body: body, resetIn: resetIn})
+}
+
+// ApplyThenFail is FailNext for a fault behind the server: the request is
+// served (a POST creates what it asks for) but the client is answered
+// status instead, as when GitHub's proxy times out after the backend wrote.
+func (s *Server) ApplyThenFail(method, pathPrefix string, n, status int, body []byte, headers map[string]string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.faults = append(s.faults, &fault{method: method, prefix: pathPrefix, n: n, status: status, body: body, headers: headers, apply: true})
+}
+
+// FaultsLeft counts the injected faults no request has met yet.
+func (s *Server) FaultsLeft() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := 0
+	for _, f := range s.faults {
+		n += f.n
+	}
+	return n
 }
 
 // SetDown makes every request answer 502.
@@ -133,18 +166,35 @@ type recorder struct {
 
 func (r *recorder) WriteHeader(code int) { r.status = code; r.ResponseWriter.WriteHeader(code) }
 
+// discard is the lost answer of a request served behind a fault.
+type discard struct{ h http.Header }
+
+func (d discard) Header() http.Header         { return d.h }
+func (d discard) Write(b []byte) (int, error) { return len(b), nil }
+func (d discard) WriteHeader(int)             {}
+
 // middleware records calls, injects faults and checks auth.
 func (s *Server) middleware(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		rec := &recorder{ResponseWriter: w, status: 200}
 		defer func() {
 			s.mu.Lock()
-			s.calls = append(s.calls, Call{r.Method, r.URL.Path, rec.status, time.Now()})
+			s.calls = append(s.calls, Call{r.Method, r.URL.Path, rec.status, time.Now(), rec.Header().Clone()})
 			s.mu.Unlock()
 		}()
 		if f := s.takeFault(r); f != nil {
+			if f.apply && s.authorized(r) {
+				next.ServeHTTP(discard{http.Header{}}, r)
+			}
 			for k, v := range f.headers {
 				rec.Header().Set(k, v)
+			}
+			if f.resetIn > 0 {
+				reset := time.Now().Add(f.resetIn + time.Second - 1).Unix() // rounded up
+				for k, v := range map[string]string{"X-Ratelimit-Limit": "5000", "X-Ratelimit-Remaining": "0", "X-Ratelimit-Used": "5000",
+					"X-Ratelimit-Resource": "core", "X-Ratelimit-Reset": strconv.FormatInt(reset, 10)} {
+					rec.Header().Set(k, v)
+				}
 			}
 			rec.Header().Set("Content-Type", "application/json")
 			rec.WriteHeader(f.status)

@@ -2,12 +2,14 @@ package harness
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"net"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
 	"syscall"
 	"testing"
@@ -86,8 +88,28 @@ func StartBot(t testing.TB, env map[string]string, args ...string) *Bot {
 	return StartBinary(t, BuildBinary(t), env, args...)
 }
 
-// StartBinary is StartBot with a given binary (see BuildBinaryTags).
+// StartBinary is StartBot with a given binary (see BuildBinaryTags). The
+// port FreeAddr found can be taken by another process before the bot binds
+// it (other packages' tests run beside this one), so a bot that exits for
+// that reason is started again on another port.
 func StartBinary(t testing.TB, bin string, env map[string]string, args ...string) *Bot {
+	t.Helper()
+	for try := 1; ; try++ {
+		b := launch(t, bin, env, args)
+		err := b.waitHealthy(20 * time.Second)
+		if err == nil {
+			return b
+		}
+		if try < 3 && strings.Contains(b.Logs(), "address already in use") {
+			t.Logf("bot start %d: its port was taken; trying another", try)
+			continue
+		}
+		t.Fatalf("%v:\n%s", err, b.Logs())
+	}
+}
+
+// launch starts `bin serve` on a free loopback port.
+func launch(t testing.TB, bin string, env map[string]string, args []string) *Bot {
 	t.Helper()
 	addr := FreeAddr(t)
 	b := &Bot{t: t, url: "http://" + addr, done: make(chan struct{})}
@@ -108,22 +130,27 @@ func StartBinary(t testing.TB, bin string, env map[string]string, args ...string
 	}
 	go func() { b.cmd.Wait(); close(b.done) }()
 	t.Cleanup(b.Stop)
-	deadline := time.Now().Add(20 * time.Second)
+	return b
+}
+
+// waitHealthy polls /healthz until it answers 200, the bot exits, or d passes.
+func (b *Bot) waitHealthy(d time.Duration) error {
+	deadline := time.Now().Add(d)
 	for {
 		resp, err := http.Get(b.url + "/healthz")
 		if err == nil {
 			resp.Body.Close()
 			if resp.StatusCode == 200 {
-				return b
+				return nil
 			}
 		}
 		select {
 		case <-b.done:
-			t.Fatalf("bot exited before it was healthy:\n%s", b.Logs())
+			return errors.New("bot exited before it was healthy")
 		default:
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("bot not healthy after 20 s:\n%s", b.Logs())
+			return fmt.Errorf("bot not healthy after %s", d)
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
