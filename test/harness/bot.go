@@ -160,6 +160,9 @@ func (b *Bot) Kill() {
 	<-b.done
 }
 
+// Pid is the bot's process id (for /proc readings: RSS, open files).
+func (b *Bot) Pid() int { return b.cmd.Process.Pid }
+
 // Done is closed when the bot exits.
 func (b *Bot) Done() <-chan struct{} { return b.done }
 
