@@ -132,4 +132,21 @@ func procKB(pid int, field string) float64 {
 	return -1
 }
 
+// cpuSeconds is the CPU time of pid itself and of its waited-for children
+// (git, the test command and what they started), from /proc/<pid>/stat.
+func cpuSeconds(pid int) (self, children float64) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return -1, -1
+	}
+	s := string(b)
+	f := strings.Fields(s[strings.LastIndexByte(s, ')')+2:]) // fields from 3 (state) on
+	var t [4]float64
+	for i := range t {
+		fmt.Sscan(f[11+i], &t[i]) // utime, stime, cutime, cstime: fields 14–17
+	}
+	const hz = 100 // USER_HZ on Linux
+	return (t[0] + t[1]) / hz, (t[2] + t[3]) / hz
+}
+
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
