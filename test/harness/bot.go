@@ -139,6 +139,16 @@ func (b *Bot) Logs() string {
 	return b.logs.String()
 }
 
+// LogsSince is what the bot printed from byte offset off on, and the offset
+// to pass next time: a long-running reader copies only what is new.
+func (b *Bot) LogsSince(off int) (string, int) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	all := b.logs.Bytes()
+	off = min(max(off, 0), len(all))
+	return string(all[off:]), len(all)
+}
+
 // Stop sends SIGTERM and, after 15 s, SIGKILL.
 func (b *Bot) Stop() {
 	select {
