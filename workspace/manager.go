@@ -96,6 +96,7 @@ type Worktree struct {
 	BaseSHA string
 	mirror  string
 	m       *Manager
+	indexMu sync.Mutex // the private index (index.go) serves one command at a time
 }
 
 // Prepare fetches the mirror (cloning it the first time) and creates the
