@@ -9,7 +9,7 @@ set -euo pipefail
 
 ping_redis() { # host port
   local reply
-  exec 3<>"/dev/tcp/$1/$2" 2>/dev/null || return 1
+  { exec 3<>"/dev/tcp/$1/$2"; } 2>/dev/null || return 1
   printf 'PING\r\n' >&3
   IFS= read -r -t 2 reply <&3 || true
   exec 3<&- 3>&-
