@@ -35,7 +35,6 @@ var (
 	redScript   = tw.RedScript
 	text        = tw.Text
 	tail        = tw.Tail
-	prRef       = tw.PRRef
 )
 
 const (
