@@ -51,8 +51,23 @@ func measure(w *world.World) split {
 	s := split{wall: end.Sub(t0)}
 	var byStage map[string]time.Duration
 	s.model, byStage = modelTime(w, t0, end)
+	s.fromLogs(entries(w, n), byStage)
+	issuePath := fmt.Sprintf("/repos/%s/issues/%d", world.Repo, n)
+	for _, c := range w.GH.Calls()[calls:] {
+		if c.Method == "GET" && c.Path == issuePath && s.pickup == 0 {
+			s.pickup = c.Time.Sub(t0) // the worker's first call: intake + queue
+		}
+		if !c.Time.After(end) {
+			s.ghCalls++
+		}
+	}
+	return s
+}
+
+// fromLogs fills the parts the bot logs, less the model's time per stage.
+func (s *split) fromLogs(log []entry, model map[string]time.Duration) {
 	stage := map[string]time.Duration{}
-	for _, e := range entries(w, n) {
+	for _, e := range log {
 		d := time.Duration(e.DurationMS) * time.Millisecond
 		switch e.Msg {
 		case "stage finished":
@@ -65,20 +80,10 @@ func measure(w *world.World) split {
 			s.remove += d
 		}
 	}
-	s.plan = stage["Plan"] - byStage["plan"]
-	s.edits = stage["Implement"] - byStage["implement"]
-	s.checks = stage["Test"] - s.test + stage["Security"] + stage["Review"] - byStage["review"]
+	s.plan = stage["Plan"] - model["plan"]
+	s.edits = stage["Implement"] - model["implement"]
+	s.checks = stage["Test"] - s.test + stage["Security"] + stage["Review"] - model["review"]
 	s.release = stage["Release"]
-	issuePath := fmt.Sprintf("/repos/%s/issues/%d", world.Repo, n)
-	for _, c := range w.GH.Calls()[calls:] {
-		if c.Method == "GET" && c.Path == issuePath && s.pickup == 0 {
-			s.pickup = c.Time.Sub(t0) // the worker's first call: intake + queue
-		}
-		if !c.Time.After(end) {
-			s.ghCalls++
-		}
-	}
-	return s
 }
 
 // cloneTime is the baseline: a fresh `git clone` of the same repository.
