@@ -17,18 +17,26 @@ type ServerOptions struct {
 	Log             *slog.Logger
 }
 
+// TaskCheckInterval is how long an idle worker waits before it looks for new
+// tasks again (asynq sleeps between half and one and a half of it). asynq's
+// default, 1 s, made a lone label wait about half a second before a worker
+// took it (docs/BENCHMARKS.md, label to Plan); 200 ms costs an idle worker
+// about five dequeue scripts a second on Redis.
+const TaskCheckInterval = 200 * time.Millisecond
+
 // NewServer builds the asynq server: critical status updates ahead of pipelines,
 // graceful shutdown that lets running tasks finish for ShutdownTimeout and
 // then hands the rest back to the queue.
 func NewServer(b *Backend, o ServerOptions) *asynq.Server {
 	return asynq.NewServer(b.Opt, asynq.Config{
-		Concurrency:     o.Concurrency + 1, // one slot for status updates
-		Queues:          map[string]int{QueueCritical: 6, QueueDefault: 3},
-		ShutdownTimeout: o.ShutdownTimeout,
-		Logger:          asynqLogger{o.Log.With("component", "asynq")},
-		LogLevel:        asynq.WarnLevel,
-		RetryDelayFunc:  retryDelay,
-		IsFailure:       isFailure,
+		Concurrency:       o.Concurrency + 1, // one slot for status updates
+		Queues:            map[string]int{QueueCritical: 6, QueueDefault: 3},
+		TaskCheckInterval: TaskCheckInterval,
+		ShutdownTimeout:   o.ShutdownTimeout,
+		Logger:            asynqLogger{o.Log.With("component", "asynq")},
+		LogLevel:          asynq.WarnLevel,
+		RetryDelayFunc:    retryDelay,
+		IsFailure:         isFailure,
 		ErrorHandler: asynq.ErrorHandlerFunc(func(ctx context.Context, t *asynq.Task, err error) {
 			id, _ := asynq.GetTaskID(ctx)
 			o.Log.Warn("task failed", "task", id, "type", t.Type(), "err", err)

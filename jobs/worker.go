@@ -12,8 +12,10 @@ import (
 )
 
 // ErrCanceled is the cause set on a run's context when a maintainer canceled
-// it (label removed, /warden cancel).
-var ErrCanceled = errors.New("canceled by a maintainer")
+// it (label removed, /warden cancel). It is typed, so the pipeline can tell
+// it from a shutdown and record the attempt as canceled whatever error the
+// interrupted stage returned.
+var ErrCanceled error = &outcome.Error{Class: outcome.Canceled, Msg: "canceled by a maintainer"}
 
 // Attempt tells the pipeline where this run stands in asynq's own retries.
 type Attempt struct {

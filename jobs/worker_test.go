@@ -110,3 +110,12 @@ func TestSecondRunOfSameIssueWaits(t *testing.T) {
 		t.Fatalf("got %v", err)
 	}
 }
+
+// The cancel cause is typed Canceled, which the pipeline reads to record a
+// canceled attempt whatever error the interrupted stage returned.
+func TestCancelCauseIsTypedCanceled(t *testing.T) {
+	var oe *outcome.Error
+	if !errors.As(ErrCanceled, &oe) || oe.Class != outcome.Canceled {
+		t.Fatalf("ErrCanceled = %#v, want an *outcome.Error of class canceled", ErrCanceled)
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"strings"
+	"time"
 
 	"github.com/warden-bot/warden/agent"
 	"github.com/warden-bot/warden/guards"
@@ -88,6 +89,7 @@ func (a *attempt) setup(ctx context.Context) error {
 // prepare creates the task's worktree, reads the repository's
 // configuration from it and starts the model session there.
 func (a *attempt) prepare(ctx context.Context) error {
+	start := time.Now()
 	var err error
 	a.wt, err = a.p.Workspace.Prepare(ctx, workspace.PrepareRequest{
 		Repo: a.t.Repo, CloneURL: a.t.CloneURL, Token: a.t.Token, BaseBranch: a.t.DefaultBranch,
@@ -96,6 +98,7 @@ func (a *attempt) prepare(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("prepare worktree: %w", err)
 	}
+	a.log.Info("worktree prepared", "duration_ms", time.Since(start).Milliseconds())
 	if err := a.loadConfig(); err != nil {
 		return err
 	}

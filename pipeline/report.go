@@ -49,9 +49,11 @@ func (a *attempt) report(ctx context.Context, res *Result) {
 		a.p.OnTerminal(ctx, a.t, rec)
 	}
 	if a.wt != nil {
+		start := time.Now()
 		if err := a.p.Workspace.Remove(ctx, a.wt); err != nil {
 			a.log.Warn("worktree not removed", "err", err)
 		}
+		a.log.Info("worktree removed", "duration_ms", time.Since(start).Milliseconds())
 	}
 	a.log.Info("attempt finished", "outcome", rec.Outcome, "failure_class", rec.FailureClass, "fingerprint", rec.Fingerprint, "pr", rec.PR, "cost_usd", rec.CostUSD)
 }

@@ -73,7 +73,7 @@ func mergeEnding(rec, e outcome.Record) outcome.Record {
 // outcome (retry while the budget and the breaker allow, else escalate).
 func (a *attempt) failure(ctx context.Context, rec outcome.Record, err error) outcome.Record {
 	v := outcome.Classify(err)
-	if ctx.Err() != nil && context.Cause(ctx) != nil && v.Class != outcome.Transient {
+	if ctx.Err() != nil && (maintainerCanceled(ctx) || v.Class != outcome.Transient) {
 		v.Class = outcome.Canceled // the parent was canceled: a maintainer stopped it
 	}
 	stage := a.tr.failedStage()
@@ -99,6 +99,17 @@ func (a *attempt) failure(ctx context.Context, rec outcome.Record, err error) ou
 		rec.Outcome = outcome.Escalated
 	}
 	return rec
+}
+
+// maintainerCanceled reports whether ctx was canceled with a typed Canceled
+// cause (a maintainer removed the label or said /warden cancel): then the
+// stage's own error, typically a transient "context canceled" from the
+// model call or a killed command, says nothing about the task, and the
+// attempt is canceled, not retried. Any other cause (a shutdown, a lost
+// lock) leaves transient failures retryable.
+func maintainerCanceled(ctx context.Context) bool {
+	var oe *outcome.Error
+	return errors.As(context.Cause(ctx), &oe) && oe.Class == outcome.Canceled
 }
 
 // counted is a failure the breaker has counted, with the count so far.

@@ -17,7 +17,7 @@ func (a *attempt) testStage(ctx context.Context) error {
 		return &outcome.Error{Class: outcome.Deterministic, Stage: StageTest, Msg: "no test command: set `test:` in .github/warden.yml (Completed needs passing tests)"}
 	}
 	for fix := 0; ; fix++ {
-		res := a.runCommand(ctx, a.cfg.Test, a.cfg.Timeouts.Test)
+		res := a.runCommand(ctx, StageTest, a.cfg.Test, a.cfg.Timeouts.Test)
 		a.output, a.outTitle = res.Output, "Test output"
 		if err := ctx.Err(); err != nil {
 			return err
@@ -47,8 +47,12 @@ func (a *attempt) testStage(ctx context.Context) error {
 	}
 }
 
-func (a *attempt) runCommand(ctx context.Context, line string, timeout time.Duration) workspace.Result {
-	return workspace.Run(ctx, workspace.Command{Dir: a.wt.Dir, Line: line, Timeout: timeout})
+// runCommand runs a repository command in the worktree and logs its time,
+// which is the repository's, not Warden's (docs/BENCHMARKS.md subtracts it).
+func (a *attempt) runCommand(ctx context.Context, stage, line string, timeout time.Duration) workspace.Result {
+	res := workspace.Run(ctx, workspace.Command{Dir: a.wt.Dir, Line: line, Timeout: timeout})
+	a.log.Info("command finished", "stage", stage, "exit_code", res.ExitCode, "duration_ms", res.Duration.Milliseconds())
+	return res
 }
 
 // securityStage re-checks the final diff and runs the optional security command.
@@ -59,7 +63,7 @@ func (a *attempt) securityStage(ctx context.Context) error {
 	if a.cfg.Security == "" {
 		return nil
 	}
-	res := a.runCommand(ctx, a.cfg.Security, a.cfg.Timeouts.Test)
+	res := a.runCommand(ctx, StageSecurity, a.cfg.Security, a.cfg.Timeouts.Test)
 	if err := ctx.Err(); err != nil {
 		return err
 	}

@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # Runs a command with WARDEN_TEST_REDIS_ADDR pointing at a real Redis: the one
 # already set, else 127.0.0.1:6379 when it answers, else a redis-server started
-# on a free port for the run and stopped after. Never a silent skip: without
-# any Redis it fails and says what to install.
+# on a free port for the run and stopped after (always, with
+# WARDEN_TEST_REDIS_PRIVATE=1: a long run then shares no database or lease
+# with other test runs). Never a silent skip: without any Redis it fails and
+# says what to install.
 set -euo pipefail
 
 ping_redis() { # host port
   local reply
-  exec 3<>"/dev/tcp/$1/$2" 2>/dev/null || return 1
+  { exec 3<>"/dev/tcp/$1/$2"; } 2>/dev/null || return 1
   printf 'PING\r\n' >&3
   IFS= read -r -t 2 reply <&3 || true
   exec 3<&- 3>&-
@@ -17,11 +19,11 @@ ping_redis() { # host port
 if [[ -n "${WARDEN_TEST_REDIS_ADDR:-}" ]]; then
   ping_redis "${WARDEN_TEST_REDIS_ADDR%:*}" "${WARDEN_TEST_REDIS_ADDR##*:}" || {
     echo "WARDEN_TEST_REDIS_ADDR=$WARDEN_TEST_REDIS_ADDR does not answer PING" >&2; exit 1; }
-elif ping_redis 127.0.0.1 6379; then
+elif [[ -z "${WARDEN_TEST_REDIS_PRIVATE:-}" ]] && ping_redis 127.0.0.1 6379; then
   export WARDEN_TEST_REDIS_ADDR=127.0.0.1:6379
 else
   if ! command -v redis-server >/dev/null 2>&1; then
-    echo "No Redis answers at 127.0.0.1:6379 and redis-server is not installed." >&2
+    echo "No Redis answers at 127.0.0.1:6379 (or a private one was asked for) and redis-server is not installed." >&2
     echo "Install it (Debian/Ubuntu: apt-get install redis-server; macOS: brew install redis) and run again." >&2
     exit 1
   fi

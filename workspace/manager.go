@@ -96,6 +96,7 @@ type Worktree struct {
 	BaseSHA string
 	mirror  string
 	m       *Manager
+	indexMu sync.Mutex // the private index (index.go) serves one command at a time
 }
 
 // Prepare fetches the mirror (cloning it the first time) and creates the
@@ -116,11 +117,29 @@ func (m *Manager) Prepare(ctx context.Context, req PrepareRequest) (*Worktree, e
 		return nil, fmt.Errorf("default branch %s of %s: %w", req.BaseBranch, req.Repo, err)
 	}
 	wt := &Worktree{Dir: filepath.Join(m.dir, "worktrees", safe(req.TaskKey)), Branch: req.Branch, BaseSHA: strings.TrimSpace(sha), mirror: mirror, m: m}
-	m.removeLocked(ctx, mirror, wt.Dir)
-	if _, err := m.git(ctx, mirror, "", nil, "worktree", "add", "--force", "-B", req.Branch, wt.Dir, wt.BaseSHA); err != nil {
+	if err := m.addWorktree(ctx, wt); err != nil {
 		return nil, fmt.Errorf("create worktree for %s: %w", req.TaskKey, err)
 	}
 	return wt, nil
+}
+
+// addWorktree checks out wt on its branch at its base, replacing a stale
+// worktree of the same task; the mirror's lock is held.
+func (m *Manager) addWorktree(ctx context.Context, wt *Worktree) error {
+	if _, err := os.Lstat(wt.Dir); err == nil {
+		m.removeLocked(ctx, wt.mirror, wt.Dir) // left on disk
+	}
+	add := func() error {
+		_, err := m.git(ctx, wt.mirror, "", nil, "worktree", "add", "--force", "-B", wt.Branch, wt.Dir, wt.BaseSHA)
+		return err
+	}
+	if err := add(); err != nil {
+		// Registered with its directory gone (a crash mid-removal): the
+		// branch counts as checked out there until the mirror is pruned.
+		m.removeLocked(ctx, wt.mirror, wt.Dir)
+		return add()
+	}
+	return nil
 }
 
 func (m *Manager) syncMirror(ctx context.Context, mirror string, req PrepareRequest) error {

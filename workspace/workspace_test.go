@@ -184,3 +184,21 @@ func TestCorrupt(t *testing.T) {
 		t.Fatal("a full disk is not damage")
 	}
 }
+
+// A task's worktree left behind — on disk, or only registered in the mirror
+// with its directory gone — does not stop the task from preparing again.
+func TestPrepareReplacesAStaleWorktree(t *testing.T) {
+	_, url := gitfixture.NewRepo(t, map[string]string{"a.txt": "one\n"})
+	m := newManager(t)
+	w := prepare(t, m, url, "stale")
+	os.WriteFile(filepath.Join(w.Dir, "junk.txt"), []byte("left over"), 0o644)
+	w = prepare(t, m, url, "stale") // still on disk
+	if _, err := os.Stat(filepath.Join(w.Dir, "junk.txt")); !os.IsNotExist(err) {
+		t.Fatalf("the stale worktree's files survived: %v", err)
+	}
+	os.RemoveAll(w.Dir) // registered, directory gone
+	w = prepare(t, m, url, "stale")
+	if b, err := w.ReadFile("a.txt"); err != nil || string(b) != "one\n" {
+		t.Fatalf("a.txt = %q, %v", b, err)
+	}
+}

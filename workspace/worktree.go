@@ -15,25 +15,6 @@ import (
 // ErrNothingToCommit means the worktree equals its base.
 var ErrNothingToCommit = errors.New("nothing to commit")
 
-// withIndex runs fn with a throwaway index holding base + everything in the
-// worktree (tracked, untracked, deleted), so diffs see exactly what is on disk.
-func (w *Worktree) withIndex(ctx context.Context, fn func(env []string) error) error {
-	f, err := os.CreateTemp(w.m.home, "index-")
-	if err != nil {
-		return err
-	}
-	f.Close()
-	defer os.Remove(f.Name())
-	env := []string{"GIT_INDEX_FILE=" + f.Name()}
-	if _, err := w.m.git(ctx, w.Dir, "", env, "read-tree", w.BaseSHA); err != nil {
-		return err
-	}
-	if _, err := w.m.git(ctx, w.Dir, "", env, "add", "-A"); err != nil {
-		return err
-	}
-	return fn(env)
-}
-
 // Diff is the unified diff of the worktree against its base.
 func (w *Worktree) Diff(ctx context.Context) (string, error) {
 	var out string

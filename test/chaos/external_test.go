@@ -27,11 +27,9 @@ import (
 // under the race detector.
 const outcomeWait = 150 * time.Second
 
-// Every issue reports the calc module's bug (world.CalcRepo).
-const (
-	titleText = "Add returns the difference"
-	issueBody = "calc.Add(2, 3) returns -1; it should add."
-)
+// Every issue reports the calc module's bug (world.CalcRepo); the body is
+// issueBody, shared with the process-fault tests.
+const titleText = "Add returns the difference"
 
 // serverError is the body GitHub answers a request it gave up on.
 var serverError = []byte(`{"message":"Server Error"}`)

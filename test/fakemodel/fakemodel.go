@@ -17,8 +17,10 @@ type Request struct {
 	API      string // openai or anthropic
 	Model    string
 	Messages []Message
-	Prompt   string // the last user message
-	Stage    string // plan, implement, fix, review, or "" (repair turns)
+	Prompt   string    // the last user message
+	Stage    string    // plan, implement, fix, review, or "" (repair turns)
+	Received time.Time // when the request's body was read
+	Replied  time.Time // when the reply was written (zero for faults)
 }
 
 // Message is one turn.
@@ -89,19 +91,29 @@ func StageOf(prompt string) string {
 	return ""
 }
 
-func (s *Server) next(req Request) Reply {
+// next records req and picks its reply; the index names it for replied.
+func (s *Server) next(req Request) (Reply, int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	req.Received = time.Now()
 	s.reqs = append(s.reqs, req)
+	i := len(s.reqs) - 1
 	if len(s.queue) > 0 {
 		r := s.queue[0]
 		s.queue = s.queue[1:]
-		return r
+		return r, i
 	}
 	if s.script != nil {
-		return s.script(req)
+		return s.script(req), i
 	}
-	return Reply{Text: "I cannot help with that."}
+	return Reply{Text: "I cannot help with that."}, i
+}
+
+// replied stamps request i's reply time.
+func (s *Server) replied(i int) {
+	s.mu.Lock()
+	s.reqs[i].Replied = time.Now()
+	s.mu.Unlock()
 }
 
 // fault writes a fault reply and reports whether it did.
@@ -150,10 +162,11 @@ func (s *Server) openai(w http.ResponseWriter, r *http.Request) {
 		req.Messages = append(req.Messages, Message{m.Role, text(m.Content)})
 	}
 	req = finish(req)
-	rep := s.next(req)
+	rep, i := s.next(req)
 	if fault(w, r, rep) {
 		return
 	}
+	defer s.replied(i)
 	content := rep.Text
 	if rep.Empty {
 		content = ""
@@ -183,10 +196,11 @@ func (s *Server) anthropic(w http.ResponseWriter, r *http.Request) {
 		req.Messages = append(req.Messages, Message{m.Role, text(m.Content)})
 	}
 	req = finish(req)
-	rep := s.next(req)
+	rep, i := s.next(req)
 	if fault(w, r, rep) {
 		return
 	}
+	defer s.replied(i)
 	content := []any{map[string]any{"type": "text", "text": rep.Text}}
 	if rep.Empty {
 		content = []any{}

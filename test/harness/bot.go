@@ -166,6 +166,16 @@ func (b *Bot) Logs() string {
 	return b.logs.String()
 }
 
+// LogsSince is what the bot printed from byte offset off on, and the offset
+// to pass next time: a long-running reader copies only what is new.
+func (b *Bot) LogsSince(off int) (string, int) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	all := b.logs.Bytes()
+	off = min(max(off, 0), len(all))
+	return string(all[off:]), len(all)
+}
+
 // Stop sends SIGTERM and, after 15 s, SIGKILL.
 func (b *Bot) Stop() {
 	select {
@@ -186,6 +196,9 @@ func (b *Bot) Kill() {
 	_ = syscall.Kill(-b.cmd.Process.Pid, syscall.SIGKILL)
 	<-b.done
 }
+
+// Pid is the bot's process id (for /proc readings: RSS, open files).
+func (b *Bot) Pid() int { return b.cmd.Process.Pid }
 
 // Done is closed when the bot exits.
 func (b *Bot) Done() <-chan struct{} { return b.done }

@@ -1,0 +1,103 @@
+package workspace
+
+import (
+	"context"
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// privateIndex is the file name, in the worktree's administrative directory
+// (<mirror>/worktrees/<name>), of the index that diffs and change lists are
+// computed with. Living there, it goes with the worktree when git removes or
+// prunes it.
+const privateIndex = "warden-index"
+
+// withIndex runs fn with an index holding base + everything in the worktree
+// (tracked, untracked, deleted), so diffs see exactly what is on disk.
+//
+// The index is the worktree's own private one, kept between calls: `read-tree
+// --reset` sets it to the base while keeping the stat data of unchanged
+// entries (plain -m refuses when the worktree differs from the index), so
+// `add -A` hashes only what changed. A fresh index per call (as
+// before) made every call hash the whole tree: on a 5,000-file repository
+// that was most of the Implement, Security and Review stages' own time.
+func (w *Worktree) withIndex(ctx context.Context, fn func(env []string) error) error {
+	w.indexMu.Lock()
+	defer w.indexMu.Unlock()
+	idx, done, err := w.indexFile()
+	if err != nil {
+		return err
+	}
+	defer done()
+	env := []string{"GIT_INDEX_FILE=" + idx}
+	if _, err := w.m.git(ctx, w.Dir, "", env, "read-tree", "--reset", w.BaseSHA); err != nil {
+		return err
+	}
+	if _, err := w.m.git(ctx, w.Dir, "", env, "add", "-A"); err != nil {
+		return err
+	}
+	return fn(env)
+}
+
+// indexFile is the private index, seeded on first use with a copy of the
+// worktree's own index (whose stat data the checkout just wrote). When the
+// administrative directory cannot be found it falls back to a throwaway
+// index in the manager's home, removed by done.
+func (w *Worktree) indexFile() (idx string, done func(), err error) {
+	if admin, ok := w.adminDir(); ok {
+		idx = filepath.Join(admin, privateIndex)
+		// indexMu is held: no git command of ours uses the index now, so a
+		// lock file is what a killed command (a canceled stage) left behind.
+		_ = os.Remove(idx + ".lock")
+		if _, err := os.Stat(idx); errors.Is(err, fs.ErrNotExist) {
+			if err := copyFile(filepath.Join(admin, "index"), idx); err != nil {
+				_ = os.Remove(idx) // read-tree starts from nothing instead
+			}
+		}
+		return idx, func() {}, nil
+	}
+	f, err := os.CreateTemp(w.m.home, "index-")
+	if err != nil {
+		return "", nil, err
+	}
+	f.Close()
+	os.Remove(f.Name()) // git wants a missing or valid index, not an empty file
+	return f.Name(), func() { os.Remove(f.Name()) }, nil
+}
+
+// adminDir reads the worktree's .git file ("gitdir: <path>").
+func (w *Worktree) adminDir() (string, bool) {
+	b, err := os.ReadFile(filepath.Join(w.Dir, ".git"))
+	if err != nil {
+		return "", false
+	}
+	dir, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "gitdir: ")
+	if !ok || !filepath.IsAbs(dir) {
+		return "", false
+	}
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		return "", false
+	}
+	return dir, true
+}
+
+func copyFile(from, to string) error {
+	src, err := os.Open(from)
+	if err != nil {
+		return err
+	}
+	defer src.Close()
+	dst, err := os.OpenFile(to, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(dst, src); err != nil {
+		dst.Close()
+		return err
+	}
+	return dst.Close()
+}
