@@ -134,15 +134,45 @@ func keys(rdb *redis.Client) (int, map[string]int, map[string]int, error) {
 	if _, err := pipe.Exec(ctx); err != nil && len(all) > 0 {
 		return 0, nil, nil, err
 	}
+	retained, err := retainedTasks(ctx, rdb, all)
+	if err != nil {
+		return 0, nil, nil, err
+	}
 	for i, k := range all {
-		if ttls[i].Val() > 0 {
+		switch {
+		case ttls[i].Val() > 0:
 			volatile[shape(k)]++
-		} else {
+		case retained[k]:
+			volatile["retained "+shape(k)]++
+		default:
 			persistent[shape(k)]++
 		}
 	}
 	n, err := rdb.DBSize(ctx).Result()
 	return int(n), persistent, volatile, err
+}
+
+// retainedTasks are the task hashes asynq keeps after they completed, for
+// their retention (jobs.DeliveryRetention: a delivery's tasks keep their
+// TaskID an hour). They have no Redis TTL, but each is listed in its queue's
+// completed set with its expiry as the score, and asynq's janitor deletes it
+// then: they expire by design, like keys with a TTL.
+func retainedTasks(ctx context.Context, rdb *redis.Client, all []string) (map[string]bool, error) {
+	out := map[string]bool{}
+	for _, k := range all {
+		q, ok := strings.CutSuffix(k, ":completed")
+		if !ok || !strings.HasPrefix(q, "asynq:{") {
+			continue
+		}
+		ids, err := rdb.ZRange(ctx, k, 0, -1).Result()
+		if err != nil {
+			return nil, err
+		}
+		for _, id := range ids {
+			out[q+":t:"+id] = true
+		}
+	}
+	return out, nil
 }
 
 // procKB reads a "Vm…:  N kB" line of /proc/<pid>/status.
