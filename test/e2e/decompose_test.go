@@ -116,9 +116,12 @@ func TestBlockedIssueResumesWhenItsBlockerCloses(t *testing.T) {
 	if rec := w.OutcomeOf(74, 90*time.Second); rec.Outcome != outcome.Blocked || rec.Obstacle.Task != "#75" {
 		t.Fatalf("record = %+v", rec)
 	}
-	if got := w.stateLabels(74); len(got) != 1 || got[0] != "warden:blocked" {
-		t.Fatalf("state labels while blocked = %v, want exactly warden:blocked", got)
-	}
+	// Exactly one state once the task has settled (CONTRACT §4): the outcome
+	// comment goes out just before the state label swap.
+	w.Eventually(10*time.Second, func() bool {
+		got := w.stateLabels(74)
+		return len(got) == 1 && got[0] == "warden:blocked"
+	}, "state labels while blocked are not exactly warden:blocked")
 	w.closeIssue(75, "bug")
 	w.Eventually(90*time.Second, func() bool {
 		rs := w.Records(74)
