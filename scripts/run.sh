@@ -8,5 +8,6 @@ if [[ -z "${WARDEN_WEBHOOK_SECRET:-}" ]]; then
   echo "development webhook secret: $WARDEN_WEBHOOK_SECRET"
 fi
 export WARDEN_DATA_DIR="${WARDEN_DATA_DIR:-./data}"
-echo "Warden starting on ${WARDEN_ADDR:-:8080} (Ctrl-C stops). Check it: curl -s http://127.0.0.1:${WARDEN_ADDR##*:}/healthz" | sed "s#127.0.0.1::8080#127.0.0.1:8080#"
+addr="${WARDEN_ADDR:-:8080}"
+echo "Warden starting on $addr (Ctrl-C stops). Check it: curl -s http://127.0.0.1:${addr##*:}/healthz"
 exec bin/bot serve
