@@ -11,7 +11,6 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -21,6 +20,7 @@ import (
 
 	"github.com/warden-bot/warden/config"
 	"github.com/warden-bot/warden/test/fakegithub"
+	"github.com/warden-bot/warden/test/harness"
 )
 
 // start runs a setup server on a free port writing to a temp .env.
@@ -96,24 +96,6 @@ func wait(t *testing.T, s *Server) (*Result, error) {
 	return s.Wait(ctx)
 }
 
-// sourced is the environment `set -a; . FILE` produces in a POSIX shell.
-func sourced(t *testing.T, path string) map[string]string {
-	t.Helper()
-	cmd := exec.Command("sh", "-c", `set -a; . "$1"; env -0`, "sh", path)
-	cmd.Env = []string{"PATH=" + os.Getenv("PATH")}
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("sourcing %s: %v", path, err)
-	}
-	env := map[string]string{}
-	for _, kv := range strings.Split(string(out), "\x00") {
-		if k, v, ok := strings.Cut(kv, "="); ok {
-			env[k] = v
-		}
-	}
-	return env
-}
-
 func TestManifestFlowWritesEnvFile(t *testing.T) {
 	gh := fakegithub.New()
 	defer gh.Close()
@@ -145,7 +127,7 @@ func TestManifestFlowWritesEnvFile(t *testing.T) {
 	if fi, err := os.Stat(res.EnvPath); err != nil || fi.Mode().Perm() != 0o600 {
 		t.Fatalf(".env: %v %v", fi.Mode(), err)
 	}
-	env := sourced(t, res.EnvPath)
+	env := harness.Sourced(t, res.EnvPath)
 	want := map[string]string{"WARDEN_APP_ID": fmt.Sprint(gh.AppID()), "WARDEN_PRIVATE_KEY": string(gh.PrivateKeyPEM()),
 		"WARDEN_WEBHOOK_SECRET": app["webhook_secret"].(string), "WARDEN_GITHUB_API_URL": gh.URL() + "/"}
 	for k, v := range want {
@@ -267,7 +249,7 @@ func TestNoOverwriteWithoutForce(t *testing.T) {
 	if _, err := wait(t, s); err != nil {
 		t.Fatal(err)
 	}
-	if fi, _ := os.Stat(path); fi.Mode().Perm() != 0o600 || sourced(t, path)["WARDEN_APP_ID"] != "7" {
+	if fi, _ := os.Stat(path); fi.Mode().Perm() != 0o600 || harness.Sourced(t, path)["WARDEN_APP_ID"] != "7" {
 		t.Fatalf("forced .env: %v", fi.Mode())
 	}
 	if left, _ := filepath.Glob(filepath.Join(filepath.Dir(path), ".env-warden-*")); len(left) != 0 {
@@ -294,7 +276,7 @@ func TestEnterpriseURLsAreHonoured(t *testing.T) {
 	if err != nil || !slices.Equal(hits, []string{"POST /api/v3/app-manifests/ghecode/conversions"}) {
 		t.Fatalf("%v, API calls %v", err, hits)
 	}
-	env := sourced(t, res.EnvPath)
+	env := harness.Sourced(t, res.EnvPath)
 	if env["WARDEN_GITHUB_URL"] != "https://ghe.example.test/" || env["WARDEN_GITHUB_API_URL"] != api.URL+"/api/v3/" {
 		t.Fatalf("Enterprise URLs not saved: %v %v", env["WARDEN_GITHUB_URL"], env["WARDEN_GITHUB_API_URL"])
 	}
@@ -339,7 +321,7 @@ func TestEnvValuesThatCannotBeQuotedAreRefused(t *testing.T) {
 	if err := writeEnvFile(path, b, false); err != nil {
 		t.Fatal(err)
 	}
-	if got := sourced(t, path)["A"]; got != "$HOME `x` \"y\"\nz" {
+	if got := harness.Sourced(t, path)["A"]; got != "$HOME `x` \"y\"\nz" {
 		t.Fatalf("the shell read %q", got)
 	}
 }

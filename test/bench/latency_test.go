@@ -69,11 +69,11 @@ func blockPlan(req fakemodel.Request) fakemodel.Reply {
 // planSample labels a new issue and returns how long until the fake model
 // received its Plan request; it waits for the attempt to finish.
 func planSample(b *testing.B, w *world.World) time.Duration {
-	before := len(planRequests(w))
+	before := len(w.Model.RequestsFor("plan"))
 	n := nextIssue()
 	t0 := label(w, n)
-	w.Eventually(60*time.Second, func() bool { return len(planRequests(w)) > before }, "no Plan request")
-	t1 := planRequests(w)[before].Received
+	w.Eventually(60*time.Second, func() bool { return len(w.Model.RequestsFor("plan")) > before }, "no Plan request")
+	t1 := w.Model.RequestsFor("plan")[before].Received
 	finished(w, 90*time.Second, "blocked", n)
 	return t1.Sub(t0)
 }

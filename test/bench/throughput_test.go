@@ -30,7 +30,7 @@ func (r batchResult) perMinute() float64 { return float64(r.tasks) / r.wall.Minu
 // batch labels k new issues at once on w and waits until every attempt
 // finished with a PR (completed).
 func batch(w *world.World, k int) batchResult {
-	r := batchResult{tasks: k, idleKB: procKB(w.Bot.Pid(), "VmRSS")}
+	r := batchResult{tasks: k, idleKB: w.Bot.ProcKB("VmRSS")}
 	calls := len(w.GH.Calls())
 	self0, kids0 := cpuSeconds(w.Bot.Pid())
 	issues := make([]int, k)
@@ -47,7 +47,7 @@ func batch(w *world.World, k int) batchResult {
 	}
 	r.wall = end.Sub(t0)
 	r.ghCalls = len(w.GH.Calls()) - calls
-	r.peakKB = procKB(w.Bot.Pid(), "VmHWM")
+	r.peakKB = w.Bot.ProcKB("VmHWM")
 	self1, kids1 := cpuSeconds(w.Bot.Pid())
 	r.cpuBot, r.cpuKids = self1-self0, kids1-kids0
 	return r

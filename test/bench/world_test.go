@@ -9,7 +9,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/warden-bot/warden/test/fakemodel"
 	"github.com/warden-bot/warden/test/world"
 )
 
@@ -103,33 +102,6 @@ func modelTime(w *world.World, from, to time.Time) (total time.Duration, byStage
 		byStage[r.Stage] += d
 	}
 	return total, byStage
-}
-
-// planRequests are the Plan requests the fake model received so far.
-func planRequests(w *world.World) []fakemodel.Request {
-	var out []fakemodel.Request
-	for _, r := range w.Model.Requests() {
-		if r.Stage == "plan" {
-			out = append(out, r)
-		}
-	}
-	return out
-}
-
-// procKB reads a "Vm…:  N kB" line of /proc/<pid>/status.
-func procKB(pid int, field string) float64 {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
-	if err != nil {
-		return -1
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if rest, ok := strings.CutPrefix(line, field+":"); ok {
-			var kb float64
-			fmt.Sscan(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), &kb)
-			return kb
-		}
-	}
-	return -1
 }
 
 // cpuSeconds is the CPU time of pid itself and of its waited-for children

@@ -158,7 +158,7 @@ func checkEnvFile(t *testing.T, path string, app map[string]any) {
 	if err != nil || fi.Mode().Perm() != 0o600 {
 		t.Fatalf(".env: %v, mode %v", err, fi.Mode())
 	}
-	env := sourced(t, path)
+	env := harness.Sourced(t, path)
 	want := map[string]string{"WARDEN_APP_ID": fmt.Sprint(app["id"]), "WARDEN_PRIVATE_KEY": app["pem"].(string),
 		"WARDEN_WEBHOOK_SECRET": app["webhook_secret"].(string)}
 	for k, v := range want {
@@ -174,7 +174,7 @@ func checkEnvFile(t *testing.T, path string, app map[string]any) {
 func serveFromEnvFile(t *testing.T, ctx context.Context, bin, path string, app map[string]any, gh *fakegithub.Server) {
 	t.Helper()
 	env := map[string]string{}
-	for k, v := range sourced(t, path) {
+	for k, v := range harness.Sourced(t, path) {
 		if strings.HasPrefix(k, "WARDEN_") {
 			env[k] = v
 		}
@@ -195,22 +195,4 @@ func serveFromEnvFile(t *testing.T, ctx context.Context, bin, path string, app m
 	if login, err := a.BotLogin(ctx); err != nil || login != fakegithub.BotLogin {
 		t.Fatalf("the key from .env does not authenticate as the App: %q %v", login, err)
 	}
-}
-
-// sourced is the environment `set -a; . FILE` produces in a POSIX shell.
-func sourced(t *testing.T, path string) map[string]string {
-	t.Helper()
-	cmd := exec.Command("sh", "-c", `set -a; . "$1"; env -0`, "sh", path)
-	cmd.Env = []string{"PATH=" + os.Getenv("PATH")}
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("sourcing %s: %v", path, err)
-	}
-	env := map[string]string{}
-	for _, kv := range strings.Split(string(out), "\x00") {
-		if k, v, ok := strings.Cut(kv, "="); ok {
-			env[k] = v
-		}
-	}
-	return env
 }

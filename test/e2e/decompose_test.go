@@ -173,13 +173,8 @@ func TestDeferredTaskReturnsWithItsContext(t *testing.T) {
 
 // planPrompt is the k-th plan request's prompt (1-based).
 func (w *world) planPrompt(k int) string {
-	n := 0
-	for _, r := range w.Model.Requests() {
-		if r.Stage == "plan" {
-			if n++; n == k {
-				return r.Prompt
-			}
-		}
+	if plans := w.Model.RequestsFor("plan"); len(plans) >= k {
+		return plans[k-1].Prompt
 	}
 	w.T.Fatalf("fewer than %d plan requests", k)
 	return fmt.Sprint()

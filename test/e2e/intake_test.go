@@ -57,13 +57,7 @@ func TestConcurrentDeliveriesQueueOnce(t *testing.T) {
 	if n := len(w.Records(90)); n != 1 {
 		t.Fatalf("outcome comments = %d, want 1", n)
 	}
-	plans := 0
-	for _, r := range w.Model.Requests() {
-		if r.Stage == "plan" {
-			plans++
-		}
-	}
-	if plans != 1 {
+	if plans := len(w.Model.RequestsFor("plan")); plans != 1 {
 		t.Fatalf("plan requests = %d, want 1", plans)
 	}
 }

@@ -137,17 +137,14 @@ func TestFailingTestsEscalate(t *testing.T) {
 	if len(w.GH.Pulls(repo)) != 0 {
 		t.Fatal("a PR was opened for failing tests")
 	}
-	fixes := 0
-	for _, r := range w.Model.Requests() {
-		if r.Stage == "fix" {
-			fixes++
-			if !strings.Contains(r.Prompt, "want 5") {
-				t.Errorf("fix prompt does not quote the test output")
-			}
+	fixes := w.Model.RequestsFor("fix")
+	for _, r := range fixes {
+		if !strings.Contains(r.Prompt, "want 5") {
+			t.Errorf("fix prompt does not quote the test output")
 		}
 	}
-	if fixes != 2 {
-		t.Errorf("fix calls = %d, want max_fix_attempts = 2", fixes)
+	if len(fixes) != 2 {
+		t.Errorf("fix calls = %d, want max_fix_attempts = 2", len(fixes))
 	}
 }
 
@@ -164,13 +161,7 @@ func TestSecondRunReusesThePR(t *testing.T) {
 		return w.Label(9, "Add returns the difference", "fix Add", "warden:maintenance", "alice") == http.StatusAccepted
 	}, "relabel never queued")
 	w.Eventually(90*time.Second, func() bool {
-		n := 0
-		for _, r := range w.Model.Requests() {
-			if r.Stage == "review" {
-				n++
-			}
-		}
-		return n >= 2 && len(w.GH.Pulls(repo)) >= 1 && strings.Contains(w.CommentWith(9, "<!-- warden:status -->"), "Attempt 2")
+		return len(w.Model.RequestsFor("review")) >= 2 && len(w.GH.Pulls(repo)) >= 1 && strings.Contains(w.CommentWith(9, "<!-- warden:status -->"), "Attempt 2")
 	}, "second run")
 	w.Eventually(30*time.Second, func() bool { return w.HasLabel(9, "warden:pr-open") }, "second run finished")
 	if n := len(w.GH.Pulls(repo)); n != 1 {

@@ -159,13 +159,7 @@ func TestCorruptWorktreeNeedsIntervention(t *testing.T) {
 	if rec.Outcome != outcome.Escalated || !strings.Contains(rec.Summary, "supervisor gave up") || !strings.Contains(rec.Summary, "/warden retry") {
 		t.Fatalf("record = %+v\n%s", rec, tail(w.Bot.Logs(), 4000))
 	}
-	plans := 0
-	for _, r := range w.Model.Requests() {
-		if r.Stage == "plan" {
-			plans++
-		}
-	}
-	if plans != 2 {
+	if plans := len(w.Model.RequestsFor("plan")); plans != 2 {
 		t.Fatalf("plan requests = %d, want 2 (the attempt restarted from Plan once)", plans)
 	}
 	// The outcome comment is posted before the task is listed: wait for it.

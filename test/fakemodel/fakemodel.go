@@ -76,6 +76,17 @@ func (s *Server) Requests() []Request {
 	return append([]Request(nil), s.reqs...)
 }
 
+// RequestsFor returns the calls so far for one stage ("plan", "implement", …).
+func (s *Server) RequestsFor(stage string) []Request {
+	var out []Request
+	for _, r := range s.Requests() {
+		if r.Stage == stage {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
 // StageOf tells prompts apart the way CONTRACT §10 says any agent can.
 func StageOf(prompt string) string {
 	switch {

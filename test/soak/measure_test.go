@@ -94,7 +94,7 @@ func read(w *world.World, rdb *redis.Client) (snapshot, error) {
 		}
 		s.goroutines, s.fds = min(s.goroutines, int(g)), min(s.fds, len(fds))
 	}
-	s.rssMB = procKB(w.Bot.Pid(), "VmRSS") / 1024
+	s.rssMB = w.Bot.ProcKB("VmRSS") / 1024
 	data := w.Env["WARDEN_DATA_DIR"]
 	wt, _ := os.ReadDir(filepath.Join(data, "worktrees"))
 	reg, _ := filepath.Glob(filepath.Join(data, "mirrors", "*", "*.git", "worktrees", "*"))
@@ -173,20 +173,4 @@ func retainedTasks(ctx context.Context, rdb *redis.Client, all []string) (map[st
 		}
 	}
 	return out, nil
-}
-
-// procKB reads a "Vm…:  N kB" line of /proc/<pid>/status.
-func procKB(pid int, field string) float64 {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
-	if err != nil {
-		return -1
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if rest, ok := strings.CutPrefix(line, field+":"); ok {
-			var kb float64
-			fmt.Sscan(strings.TrimSpace(rest), &kb)
-			return kb
-		}
-	}
-	return -1
 }
