@@ -33,16 +33,7 @@ func TestGitHubServerErrorsAreRetriedWithoutDuplicates(t *testing.T) {
 	w.GH.FailNext(http.MethodPost, "/repos/"+world.Repo+"/pulls$", 3, http.StatusBadGateway, serverError, nil)
 	w.GH.ApplyThenFail(http.MethodPost, "/repos/"+world.Repo+"/pulls$", 1, http.StatusBadGateway, serverError, nil)
 
-	label(t, w, n, "5xx")
-	rec := w.OutcomeOf(n, outcomeWait)
-	if rec.Outcome != outcome.Completed || rec.PR == 0 {
-		t.Fatalf("record = %+v\n%s", rec, world.Tail(w.Bot.Logs(), 6000))
-	}
-	settled(t, w, n, "warden:pr-open")
-	once(t, w, n, 1)
-	if left := w.GH.FaultsLeft(); left != 0 {
-		t.Errorf("%d injected faults were never met", left)
-	}
+	completesDespiteFaults(t, w, n, "5xx")
 	if prs := w.GH.Pulls(world.Repo); len(prs) != 1 {
 		t.Errorf("%d pull requests, want 1", len(prs))
 	}
@@ -80,16 +71,7 @@ func TestGitHubRateLimitsAreHonoured(t *testing.T) {
 	w.GH.RateLimitNext(http.MethodGet, "/repos/"+world.Repo+"/pulls$", 1, primary, time.Second)
 	w.GH.RateLimitNext(http.MethodPost, issue+"/labels$", 1, primary, 2*time.Second)
 
-	label(t, w, n, "ratelimit")
-	rec := w.OutcomeOf(n, outcomeWait)
-	if rec.Outcome != outcome.Completed || rec.PR == 0 {
-		t.Fatalf("record = %+v\n%s", rec, world.Tail(w.Bot.Logs(), 6000))
-	}
-	settled(t, w, n, "warden:pr-open")
-	once(t, w, n, 1)
-	if left := w.GH.FaultsLeft(); left != 0 {
-		t.Errorf("%d injected faults were never met", left)
-	}
+	completesDespiteFaults(t, w, n, "ratelimit")
 	limited := 0
 	for _, c := range []struct{ method, prefix string }{
 		{http.MethodPost, issue + "/comments"}, {http.MethodGet, "/repos/" + world.Repo + "/pulls"}, {http.MethodPost, issue + "/labels"},
@@ -124,4 +106,20 @@ func notBefore(t *testing.T, r retry) time.Time {
 		t.Fatalf("a 403 without Retry-After or x-ratelimit-reset: %v", h)
 	}
 	return time.Unix(reset, 0)
+}
+
+// completesDespiteFaults labels issue n and waits for it to complete with
+// one PR-open label, every comment once, and every injected fault met.
+func completesDespiteFaults(t *testing.T, w *world.World, n int, tag string) {
+	t.Helper()
+	label(t, w, n, tag)
+	rec := w.OutcomeOf(n, outcomeWait)
+	if rec.Outcome != outcome.Completed || rec.PR == 0 {
+		t.Fatalf("record = %+v\n%s", rec, world.Tail(w.Bot.Logs(), 6000))
+	}
+	settled(t, w, n, "warden:pr-open")
+	once(t, w, n, 1)
+	if left := w.GH.FaultsLeft(); left != 0 {
+		t.Errorf("%d injected faults were never met", left)
+	}
 }
