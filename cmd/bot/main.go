@@ -53,7 +53,7 @@ func run(args []string, getenv func(string) string, stdout, stderr io.Writer) in
 	case "run":
 		return runLocal(args[1:], getenv, stdout, stderr)
 	case "observe":
-		return observe(args[1:], getenv, stdout, stderr)
+		return observeCmd(args[1:], getenv, stdout, stderr)
 	case "setup":
 		return setupCmd(args[1:], getenv, stdout, stderr)
 	case "version", "--version", "-v":

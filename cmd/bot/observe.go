@@ -5,16 +5,16 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"os/signal"
 	"syscall"
 
-	"github.com/warden-bot/warden/config"
 	"github.com/warden-bot/warden/jobs"
+	"github.com/warden-bot/warden/logging"
+	"github.com/warden-bot/warden/observe"
 )
 
-// observe streams events from every worker until interrupted.
-func observe(args []string, getenv func(string) string, stdout, stderr io.Writer) int {
+// observeCmd streams events from every worker until interrupted.
+func observeCmd(args []string, getenv func(string) string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("observe", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	asJSON := fs.Bool("json", false, "print one JSON object per event")
@@ -26,8 +26,7 @@ func observe(args []string, getenv func(string) string, stdout, stderr io.Writer
 		fmt.Fprintln(stderr, "bot observe: WARDEN_REDIS_URL is required: the embedded Redis of another process cannot be observed")
 		return exitUsage
 	}
-	cfg := &config.Config{RedisURL: *redisURL}
-	b, err := jobs.Open(cfg.RedisURL, newLogger(&config.Config{LogLevel: "error"}, stderr))
+	b, err := jobs.Open(*redisURL, logging.New("error", nil, stderr))
 	if err != nil {
 		fmt.Fprintf(stderr, "bot observe: WARDEN_REDIS_URL: %v\n", err)
 		return exitUsage
@@ -35,17 +34,9 @@ func observe(args []string, getenv func(string) string, stdout, stderr io.Writer
 	defer b.Close()
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
-	err = jobs.Subscribe(ctx, b.RDB, func(e jobs.Event, raw []byte) {
-		if *asJSON {
-			fmt.Fprintf(stdout, "%s\n", raw)
-			return
-		}
-		fmt.Fprintf(stdout, "%s %-10s %-20s task=%s stage=%s %s\n", e.Time.Format("15:04:05.000"), e.Worker, e.Kind, e.Task, e.Stage, e.Err)
-	})
-	if err != nil {
+	if err := observe.Stream(ctx, b.RDB, stdout, *asJSON); err != nil {
 		fmt.Fprintf(stderr, "bot observe: %v\n", err)
 		return exitFailure
 	}
-	_ = os.Stdout.Sync()
 	return exitOK
 }

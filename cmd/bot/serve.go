@@ -17,7 +17,9 @@ import (
 	"github.com/warden-bot/warden/config"
 	"github.com/warden-bot/warden/githubapp"
 	"github.com/warden-bot/warden/jobs"
+	"github.com/warden-bot/warden/logging"
 	"github.com/warden-bot/warden/metrics"
+	"github.com/warden-bot/warden/operator"
 	"github.com/warden-bot/warden/web"
 	"github.com/warden-bot/warden/webhooks"
 )
@@ -41,7 +43,7 @@ func serve(args []string, getenv func(string) string, stderr io.Writer) int {
 	if !ok {
 		return exitUsage
 	}
-	log := newLogger(cfg, os.Stderr)
+	log := logging.New(cfg.LogLevel, cfg.Secrets(), os.Stderr)
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
 	if err := serveWith(ctx, cfg, log); err != nil {
@@ -70,7 +72,7 @@ func serveWith(ctx context.Context, cfg *config.Config, log *slog.Logger) error 
 	errc := make(chan error, 2)
 	var srv *asynq.Server
 	if cfg.Role != "web" {
-		if srv, err = a.startWorker(ctx, errc); err != nil {
+		if srv, err = a.startWorker(ctx); err != nil {
 			return err
 		}
 	}
@@ -122,7 +124,8 @@ func (a *app) close() {
 }
 
 func (a *app) echo() *echo.Echo {
-	opts := web.Options{Redis: a.backend, Registry: a.metrics.Registry, UIPassword: a.cfg.UIPassword, Log: a.log, Operator: a.operatorRoutes, Status: a.status}
+	api := &operator.API{Queue: a.queue, RDB: a.backend.RDB, Version: version}
+	opts := web.Options{Redis: a.backend, Registry: a.metrics.Registry, UIPassword: a.cfg.UIPassword, Log: a.log, Operator: api.Routes, Status: api.Status}
 	if a.cfg.Role != "worker" {
 		opts.Webhooks = a.webhookHandler().ServeHTTP
 	}

@@ -1,81 +1,22 @@
 package main
 
 import (
-	"context"
-	"log/slog"
-
-	"github.com/warden-bot/warden/agent"
-	"github.com/warden-bot/warden/config"
 	"github.com/warden-bot/warden/jobs"
-	"github.com/warden-bot/warden/lifecycle"
-	"github.com/warden-bot/warden/outcome"
 	"github.com/warden-bot/warden/pipeline"
+	"github.com/warden-bot/warden/runner"
+	"github.com/warden-bot/warden/sessions"
 	"github.com/warden-bot/warden/workspace"
 )
 
-// sessionFactory builds the model side of an attempt from the configuration.
-func sessionFactory(cfg *config.Config, log *slog.Logger) (func(dir, repo string, budget float64) (pipeline.Session, error), error) {
-	if cfg.Agent == "exec" {
-		ex := agent.NewExec(cfg.AgentCommand, nil)
-		return func(dir, _ string, _ float64) (pipeline.Session, error) {
-			return pipeline.NewExecSession(ex, dir), nil
-		}, nil
-	}
-	ac := agent.Config{API: cfg.LLMAPI, BaseURL: cfg.LLMBaseURL, APIKey: cfg.LLMAPIKey, Model: cfg.LLMModel}
-	if in, out, err := cfg.Price(); err == nil && (in > 0 || out > 0) {
-		ac.Prices = map[string]agent.Price{cfg.LLMModel: {Input: in, Output: out}}
-	}
-	prov, err := agent.New(ac)
-	if err != nil {
-		return nil, &config.Error{Setting: "WARDEN_LLM_API", Msg: err.Error()}
-	}
-	return func(_, repo string, budget float64) (pipeline.Session, error) {
-		return agent.NewSession(prov, agent.SessionOptions{BudgetUSD: budget, MaxTokens: cfg.LLMMaxTokens, Repo: repo, Logger: log}), nil
-	}, nil
-}
-
 func (a *app) newPipeline(ws *workspace.Manager) (*pipeline.Pipeline, error) {
-	newSession, err := sessionFactory(a.cfg, a.log)
+	newSession, err := sessions.New(a.cfg, a.log)
 	if err != nil {
 		return nil, err
 	}
-	history := jobs.NewHistory(a.backend.RDB)
-	links := jobs.NewLinks(a.backend.RDB)
+	h := &runner.Hooks{History: jobs.NewHistory(a.backend.RDB), Links: jobs.NewLinks(a.backend.RDB),
+		Interventions: jobs.NewInterventions(a.backend.RDB), Queue: a.queue, Log: a.log}
 	return &pipeline.Pipeline{
-		Workspace:  ws,
-		NewSession: newSession,
-		Prefix:     a.cfg.LabelPrefix,
-		Log:        a.log,
-		Metrics:    a.metrics,
-		Counter:    jobs.NewCounter(a.backend.RDB),
-		Spawn:      a.spawnChild,
-		OnOutcome: func(ctx context.Context, t pipeline.Task, rec outcome.Record) {
-			if err := history.Append(ctx, t.Repo, t.Issue, rec); err != nil {
-				a.log.Warn("history not recorded", "err", err)
-			}
-			if rec.Outcome != outcome.Blocked {
-				return
-			}
-			if blocker := lifecycle.IssueRef(t.Repo, rec.Obstacle.Task); blocker > 0 && blocker != t.Issue {
-				if err := links.BlockOn(ctx, t.Repo, blocker, t.Issue); err != nil {
-					a.log.Warn("blocker not recorded", "err", err)
-				}
-			}
-		},
-		Tree: func(ctx context.Context, t pipeline.Task) (int, error) { return links.TreeSize(ctx, t.Repo, t.Issue) },
+		Workspace: ws, NewSession: newSession, Prefix: a.cfg.LabelPrefix, Log: a.log, Metrics: a.metrics,
+		Counter: jobs.NewCounter(a.backend.RDB), Spawn: h.Spawn, OnOutcome: h.OnOutcome, Tree: h.Tree, OnIntervention: h.OnIntervention,
 	}, nil
-}
-
-// spawnChild queues a sub-issue's task directly: the labeled webhook for it
-// comes from Warden itself and is ignored, and the TaskID dedupes anyway.
-func (a *app) spawnChild(ctx context.Context, parent pipeline.Task, issue int) error {
-	if err := jobs.NewLinks(a.backend.RDB).AddChild(ctx, parent.Repo, parent.Issue, issue); err != nil {
-		return err
-	}
-	_, err := a.queue.EnqueueRun(ctx, jobs.RunPayload{
-		Repo: parent.Repo, Issue: issue, Mode: parent.Mode, CloneURL: parent.CloneURL,
-		DefaultBranch: parent.DefaultBranch, Reason: jobs.ReasonChild, Depth: parent.Depth + 1, Parent: parent.Issue,
-		Installation: parent.Installation,
-	})
-	return err
 }

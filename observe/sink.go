@@ -1,4 +1,6 @@
-package main
+// Package observe carries supervisor events to the people watching: the
+// log, the Prometheus counter and the Redis channel `bot observe` streams.
+package observe
 
 import (
 	"context"
@@ -13,26 +15,32 @@ import (
 	"github.com/warden-bot/warden/supervisor"
 )
 
-// eventSink fans supervisor events out to the log, the Prometheus counter
+// publisher is where events go for `bot observe` (jobs.Publisher).
+type publisher interface {
+	Publish(ctx context.Context, e jobs.Event)
+}
+
+// Sink fans supervisor events out to the log, the Prometheus counter
 // and the Redis channel `bot observe` reads. Supervisors call it on their
 // own goroutine, so publishing is handed to a drainer and never blocks:
 // when Redis lags, events are dropped (and counted), tasks are not slowed.
-type eventSink struct {
+type Sink struct {
 	log      *slog.Logger
 	metrics  *metrics.Metrics
-	pub      *jobs.Publisher
+	pub      publisher
 	redactor *comments.Redactor
 	ch       chan jobs.Event
 	dropped  atomic.Int64
 }
 
-func newEventSink(ctx context.Context, log *slog.Logger, m *metrics.Metrics, pub *jobs.Publisher, r *comments.Redactor) *eventSink {
-	s := &eventSink{log: log, metrics: m, pub: pub, redactor: r, ch: make(chan jobs.Event, 1024)}
+// NewSink starts the drainer, which stops with ctx. m may be nil.
+func NewSink(ctx context.Context, log *slog.Logger, m *metrics.Metrics, pub publisher, r *comments.Redactor) *Sink {
+	s := &Sink{log: log, metrics: m, pub: pub, redactor: r, ch: make(chan jobs.Event, 1024)}
 	go s.drain(ctx)
 	return s
 }
 
-func (s *eventSink) drain(ctx context.Context) {
+func (s *Sink) drain(ctx context.Context) {
 	for {
 		select {
 		case <-ctx.Done():
@@ -43,8 +51,8 @@ func (s *eventSink) drain(ctx context.Context) {
 	}
 }
 
-// supervisor records one supervisor event of task t.
-func (s *eventSink) supervisor(t pipeline.Task, e supervisor.Event) {
+// Supervisor records one supervisor event of task t (pipeline.Pipeline.OnEvent).
+func (s *Sink) Supervisor(t pipeline.Task, e supervisor.Event) {
 	task := fmt.Sprintf("%s#%d", t.Repo, t.Issue)
 	errText := ""
 	if e.Err != nil {
@@ -59,8 +67,11 @@ func (s *eventSink) supervisor(t pipeline.Task, e supervisor.Event) {
 		Fields: map[string]any{"supervisor": e.Supervisor, "restarts": e.Restarts}})
 }
 
+// Dropped counts the events not published because the queue was full.
+func (s *Sink) Dropped() int64 { return s.dropped.Load() }
+
 // publish queues e for `bot observe`, dropping it when the queue is full.
-func (s *eventSink) publish(e jobs.Event) {
+func (s *Sink) publish(e jobs.Event) {
 	select {
 	case s.ch <- e:
 	default:

@@ -1,4 +1,4 @@
-package main
+package systemic
 
 import (
 	"context"
@@ -10,22 +10,22 @@ import (
 	"time"
 )
 
-// path is where a repository's unfiled alert waits.
-func (s *systemic) path(repo string) string {
-	return filepath.Join(s.dir, "paused-"+strings.ReplaceAll(repo, "/", "__")+".json")
+// path is where a repository's unfiled Alert waits.
+func (s *Filer) path(repo string) string {
+	return filepath.Join(s.Dir, "paused-"+strings.ReplaceAll(repo, "/", "__")+".json")
 }
 
-func (s *systemic) load(repo string) alert {
-	var al alert
+func (s *Filer) load(repo string) Alert {
+	var al Alert
 	if b, err := os.ReadFile(s.path(repo)); err == nil {
 		_ = json.Unmarshal(b, &al)
 	}
 	return al
 }
 
-// save writes the alert atomically: a crash leaves the old file or the new one.
-func (s *systemic) save(al alert) error {
-	if err := os.MkdirAll(s.dir, 0o700); err != nil {
+// save writes the Alert atomically: a crash leaves the old file or the new one.
+func (s *Filer) save(al Alert) error {
+	if err := os.MkdirAll(s.Dir, 0o700); err != nil {
 		return err
 	}
 	b, err := json.MarshalIndent(al, "", "  ")
@@ -39,9 +39,9 @@ func (s *systemic) save(al alert) error {
 	return os.Rename(tmp, s.path(al.Repo))
 }
 
-// mergeAlert joins a waiting alert with a new one: fingerprints and tasks
+// mergeAlert joins a waiting Alert with a new one: fingerprints and tasks
 // once each, so a long outage files one notice, not one per trip.
-func mergeAlert(old, al alert) alert {
+func mergeAlert(old, al Alert) Alert {
 	if old.Repo == "" {
 		return al
 	}
@@ -51,9 +51,9 @@ func mergeAlert(old, al alert) alert {
 	return old
 }
 
-// retryPending files the alerts waiting in the data directory, every
+// RetryPending files the Alerts waiting in the data directory, every
 // interval, until ctx ends.
-func (s *systemic) retryPending(ctx context.Context, interval time.Duration) {
+func (s *Filer) RetryPending(ctx context.Context, interval time.Duration) {
 	t := time.NewTicker(interval)
 	defer t.Stop()
 	for {
@@ -66,19 +66,19 @@ func (s *systemic) retryPending(ctx context.Context, interval time.Duration) {
 	}
 }
 
-func (s *systemic) flush(ctx context.Context) {
-	files, _ := filepath.Glob(filepath.Join(s.dir, "paused-*.json"))
+func (s *Filer) flush(ctx context.Context) {
+	files, _ := filepath.Glob(filepath.Join(s.Dir, "paused-*.json"))
 	for _, f := range files {
-		var al alert
+		var al Alert
 		b, err := os.ReadFile(f)
 		if err != nil || json.Unmarshal(b, &al) != nil || al.Repo == "" {
 			continue
 		}
 		if err := s.fileGitHub(ctx, al); err != nil {
-			s.a.log.Debug("waiting systemic alert still not filed", "repo", al.Repo, "err", err)
+			s.Log.Debug("waiting systemic Alert still not filed", "repo", al.Repo, "err", err)
 			continue
 		}
-		s.a.log.Info("waiting systemic alert filed on GitHub", "repo", al.Repo)
+		s.Log.Info("waiting systemic Alert filed on GitHub", "repo", al.Repo)
 		_ = os.Remove(f)
 	}
 }

@@ -1,12 +1,10 @@
-package main
+package runner
 
 import (
 	"context"
 	"errors"
 	"fmt"
-	"log/slog"
 	"strings"
-	"time"
 
 	"github.com/warden-bot/warden/comments"
 	"github.com/warden-bot/warden/jobs"
@@ -14,17 +12,22 @@ import (
 	"github.com/warden-bot/warden/pipeline"
 )
 
-// statusPoster answers the quick status tasks: "queued", a canceled queued
-// task, `/warden status`, and replies to refused commands.
-type statusPoster struct {
-	a        *app
-	locks    *jobs.Locks
-	redactor *comments.Redactor
+// waiter says whether a task still waits in the queue (jobs.Queue).
+type waiter interface {
+	Waiting(id string) (bool, error)
 }
 
-func (s *statusPoster) PostStatus(ctx context.Context, p jobs.StatusPayload) error {
-	r := &githubRunner{a: s.a, redactor: s.redactor}
-	host, err := r.host(ctx, p.Repo, p.Installation, p.Issue, "", "")
+// StatusPoster answers the quick status tasks: "queued", a canceled queued
+// task, `/warden status`, and replies to refused commands (jobs.StatusPoster).
+type StatusPoster struct {
+	Hosts *Hosts
+	Locks *jobs.Locks
+	Queue waiter
+}
+
+// PostStatus posts the status p asks for.
+func (s *StatusPoster) PostStatus(ctx context.Context, p jobs.StatusPayload) error {
+	host, err := s.Hosts.Host(ctx, p.Repo, p.Installation, p.Issue, "", "")
 	if err != nil {
 		return err
 	}
@@ -41,22 +44,22 @@ func (s *statusPoster) PostStatus(ctx context.Context, p jobs.StatusPayload) err
 	return fmt.Errorf("unknown status state %q", p.State)
 }
 
-func (s *statusPoster) queued(ctx context.Context, host *pipeline.GitHubHost, p jobs.StatusPayload) error {
+func (s *StatusPoster) queued(ctx context.Context, host *pipeline.GitHubHost, p jobs.StatusPayload) error {
 	// A worker that already took the task owns the status comment now, and
 	// one that finished it has said how it ended: "queued" is only true
 	// while the task waits in the queue. The status lock keeps a run that
 	// starts meanwhile from listing the comments before this one lands.
-	lk, err := s.locks.Wait(ctx, jobs.StatusKey(p.Repo, p.Issue), statusLockWait)
+	lk, err := s.Locks.Wait(ctx, jobs.StatusKey(p.Repo, p.Issue), statusLockWait)
 	if errors.Is(err, jobs.ErrLocked) {
 		return nil // a run is listing the comments: it owns the status now
 	} else if err != nil {
 		return err
 	}
 	defer lk.Release(context.WithoutCancel(ctx))
-	if running, err := s.locks.Held(ctx, jobs.IssueKey(p.Repo, p.Issue)); err != nil || running {
+	if running, err := s.Locks.Held(ctx, jobs.IssueKey(p.Repo, p.Issue)); err != nil || running {
 		return err
 	}
-	if waiting, err := s.a.queue.Waiting(jobs.RunTaskID(p.Repo, p.Issue)); err != nil || !waiting {
+	if waiting, err := s.Queue.Waiting(jobs.RunTaskID(p.Repo, p.Issue)); err != nil || !waiting {
 		return err
 	}
 	if _, err := host.Issue(ctx); err != nil {
@@ -73,7 +76,7 @@ func (s *statusPoster) queued(ctx context.Context, host *pipeline.GitHubHost, p 
 }
 
 // canceled reports a task that was deleted from the queue before it ran.
-func (s *statusPoster) canceled(ctx context.Context, host *pipeline.GitHubHost, p jobs.StatusPayload) error {
+func (s *StatusPoster) canceled(ctx context.Context, host *pipeline.GitHubHost, p jobs.StatusPayload) error {
 	if _, err := host.Issue(ctx); err != nil {
 		return err
 	}
@@ -93,14 +96,14 @@ func (s *statusPoster) canceled(ctx context.Context, host *pipeline.GitHubHost, 
 }
 
 // report answers `/warden status` with the issue's state label and last outcome.
-func (s *statusPoster) report(ctx context.Context, host *pipeline.GitHubHost) error {
+func (s *StatusPoster) report(ctx context.Context, host *pipeline.GitHubHost) error {
 	info, err := host.Issue(ctx)
 	if err != nil {
 		return err
 	}
 	state := "idle"
 	for _, l := range info.Labels {
-		if st, ok := strings.CutPrefix(l, s.a.cfg.LabelPrefix+":"); ok && st != "maintenance" && st != "evolution" {
+		if st, ok := strings.CutPrefix(l, s.Hosts.Prefix+":"); ok && st != "maintenance" && st != "evolution" {
 			state = st
 		}
 	}
@@ -114,26 +117,4 @@ func (s *statusPoster) report(ctx context.Context, host *pipeline.GitHubHost) er
 		msg += "."
 	}
 	return host.Poster.Reply(ctx, host.Owner, host.Name, host.Number, msg)
-}
-
-func retryable(err error) outcome.Record {
-	return outcome.Record{Outcome: outcome.Retryable, FailureClass: outcome.Transient, Summary: err.Error()}.Normalize()
-}
-
-// statusLockWait bounds waiting for the other writer of a status comment;
-// a holder that died lets go when the lock's TTL passes.
-const statusLockWait = 30 * time.Second
-
-// statusLock is pipeline.GitHubHost.StatusLock for the run of an issue.
-// Waiting too long, or Redis failing, goes on unlocked: a doubled status
-// comment is better than a stuck task.
-func statusLock(locks *jobs.Locks, log *slog.Logger, repo string, issue int) func(context.Context) func() {
-	return func(ctx context.Context) func() {
-		lk, err := locks.Wait(ctx, jobs.StatusKey(repo, issue), statusLockWait)
-		if err != nil {
-			log.Warn("status comment lock not taken", "repo", repo, "issue", issue, "err", err)
-			return func() {}
-		}
-		return func() { lk.Release(context.WithoutCancel(ctx)) }
-	}
 }

@@ -1,4 +1,6 @@
-package main
+// Package operator serves what an operator reads: the task lists and
+// outcome history under /api, and the data of the /ui status page.
+package operator
 
 import (
 	"context"
@@ -10,13 +12,21 @@ import (
 
 	"github.com/hibiken/asynq"
 	"github.com/labstack/echo/v4"
+	"github.com/redis/go-redis/v9"
 	"github.com/warden-bot/warden/jobs"
 	"github.com/warden-bot/warden/web"
 )
 
-// operatorRoutes mounts the operator API (behind basic auth, see web.New);
-// status feeds the /ui page.
-func (a *app) operatorRoutes(g *echo.Group) {
+// API reads the queue and Redis for the operator views.
+type API struct {
+	Queue   *jobs.Queue
+	RDB     redis.UniversalClient
+	Version string // shown on /ui
+}
+
+// Routes mounts the operator API (behind basic auth, see web.New);
+// Status feeds the /ui page.
+func (a *API) Routes(g *echo.Group) {
 	g.GET("/tasks", a.apiTasks)
 	g.GET("/history", a.apiHistory)
 }
@@ -33,8 +43,8 @@ type taskView struct {
 
 // apiTasks lists tasks by state
 // (?state=active|pending|scheduled|retry|archived|needs_intervention).
-func (a *app) apiTasks(c echo.Context) error {
-	ins := a.queue.Inspector()
+func (a *API) apiTasks(c echo.Context) error {
+	ins := a.Queue.Inspector()
 	state := c.QueryParam("state")
 	if state == "needs_intervention" {
 		return a.apiInterventions(c)
@@ -80,12 +90,12 @@ func listTasks(ins *asynq.Inspector, states []string, pageSize int) ([]taskView,
 }
 
 // apiHistory exports a repository's outcome history as JSON lines, newest first.
-func (a *app) apiHistory(c echo.Context) error {
+func (a *API) apiHistory(c echo.Context) error {
 	repo := c.QueryParam("repo")
 	if repo == "" || !strings.Contains(repo, "/") {
 		return c.JSON(http.StatusBadRequest, map[string]string{"status": "error", "reason": "?repo=owner/name is required"})
 	}
-	lines, err := jobs.NewHistory(a.backend.RDB).List(c.Request().Context(), repo, jobs.HistoryLimit)
+	lines, err := jobs.NewHistory(a.RDB).List(c.Request().Context(), repo, jobs.HistoryLimit)
 	if err != nil {
 		return c.JSON(http.StatusServiceUnavailable, map[string]string{"status": "unavailable"})
 	}
@@ -99,7 +109,7 @@ func (a *app) apiHistory(c echo.Context) error {
 
 // apiInterventions lists the tasks whose supervisor gave up and that wait
 // for a maintainer's reset.
-func (a *app) apiInterventions(c echo.Context) error {
+func (a *API) apiInterventions(c echo.Context) error {
 	out, err := a.interventions(c.Request().Context())
 	if err != nil {
 		return c.JSON(http.StatusServiceUnavailable, map[string]string{"status": "unavailable"})
@@ -107,8 +117,8 @@ func (a *app) apiInterventions(c echo.Context) error {
 	return c.JSON(http.StatusOK, out)
 }
 
-func (a *app) interventions(ctx context.Context) ([]taskView, error) {
-	list, err := jobs.NewInterventions(a.backend.RDB).List(ctx)
+func (a *API) interventions(ctx context.Context) ([]taskView, error) {
+	list, err := jobs.NewInterventions(a.RDB).List(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -120,11 +130,11 @@ func (a *app) interventions(ctx context.Context) ([]taskView, error) {
 	return out, nil
 }
 
-// status is what the /ui page shows: the queues, recent tasks and the
+// Status is what the /ui page shows: the queues, recent tasks and the
 // tasks waiting for a maintainer, from the same sources as /api/tasks.
-func (a *app) status(ctx context.Context) (*web.Status, error) {
-	ins := a.queue.Inspector()
-	st := &web.Status{Version: version, Generated: time.Now()}
+func (a *API) Status(ctx context.Context) (*web.Status, error) {
+	ins := a.Queue.Inspector()
+	st := &web.Status{Version: a.Version, Generated: time.Now()}
 	names, err := ins.Queues()
 	if err != nil {
 		return nil, fmt.Errorf("list queues: %w", err)

@@ -1,0 +1,105 @@
+// Package runner runs queued tasks against GitHub: a pipeline attempt for
+// each run task (Runner), and the quick status replies (StatusPoster).
+package runner
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"strings"
+	"time"
+
+	"github.com/google/go-github/v60/github"
+	"github.com/hibiken/asynq"
+	"github.com/warden-bot/warden/comments"
+	"github.com/warden-bot/warden/jobs"
+	"github.com/warden-bot/warden/outcome"
+	"github.com/warden-bot/warden/pipeline"
+)
+
+// App is the GitHub App as the runner uses it (githubapp.App).
+type App interface {
+	Client(installation int64) *github.Client
+	Token(ctx context.Context, installation int64) (string, error)
+	BotLogin(ctx context.Context) (string, error)
+}
+
+// Hosts builds the GitHub host of one issue.
+type Hosts struct {
+	App      App // nil without a GitHub App: every task is retried later
+	Prefix   string
+	Redactor *comments.Redactor
+}
+
+// Host builds the GitHub host for one issue.
+func (h *Hosts) Host(ctx context.Context, repo string, inst int64, issue int, cloneURL, base string) (*pipeline.GitHubHost, error) {
+	if h.App == nil {
+		return nil, fmt.Errorf("no GitHub App configured")
+	}
+	owner, name, _ := strings.Cut(repo, "/")
+	login, err := h.App.BotLogin(ctx)
+	if err != nil {
+		return nil, err
+	}
+	client := h.App.Client(inst)
+	return &pipeline.GitHubHost{
+		Client: client, Owner: owner, Name: name, Number: issue, Prefix: h.Prefix,
+		BotLogin: login, CloneURL: cloneURL, Base: base,
+		Poster: &comments.Poster{Client: client.Issues, BotLogin: login, Redactor: h.Redactor},
+		Token:  func(ctx context.Context) (string, error) { return h.App.Token(ctx, inst) },
+	}, nil
+}
+
+// Runner runs pipeline attempts for asynq tasks, reporting on GitHub
+// (jobs.Pipeline).
+type Runner struct {
+	Hosts    *Hosts
+	Pipeline *pipeline.Pipeline
+	Locks    *jobs.Locks
+	Log      *slog.Logger
+}
+
+// Run runs one attempt; GitHub failing before it starts makes it retryable.
+func (r *Runner) Run(ctx context.Context, p jobs.RunPayload, at jobs.Attempt) jobs.Result {
+	host, err := r.Hosts.Host(ctx, p.Repo, p.Installation, p.Issue, p.CloneURL, p.DefaultBranch)
+	if err != nil {
+		r.Log.Warn("cannot reach GitHub for task; will retry", "repo", p.Repo, "issue", p.Issue, "err", err)
+		return jobs.Result{Record: retryable(err)}
+	}
+	token, err := r.Hosts.App.Token(ctx, p.Installation)
+	if err != nil {
+		return jobs.Result{Record: retryable(err)}
+	}
+	id, _ := asynq.GetTaskID(ctx)
+	t := pipeline.Task{
+		ID: id, Delivery: p.Delivery, Repo: p.Repo, Issue: p.Issue, Mode: p.Mode, Title: p.Title, Body: p.Body,
+		CloneURL: p.CloneURL, DefaultBranch: p.DefaultBranch, Token: token, Installation: p.Installation,
+		Deferrals: p.Deferrals, Depth: p.Depth, Final: at.Final,
+	}
+	host.Poster.Remember = true // the attempt is the only writer of its Warden comments
+	host.StatusLock = StatusLock(r.Locks, r.Log, p.Repo, p.Issue)
+	res := r.Pipeline.Attempt(ctx, host, t)
+	return jobs.Result{Record: res.Record, DeferFor: res.DeferFor}
+}
+
+func retryable(err error) outcome.Record {
+	return outcome.Record{Outcome: outcome.Retryable, FailureClass: outcome.Transient, Summary: err.Error()}.Normalize()
+}
+
+// statusLockWait bounds waiting for the other writer of a status comment;
+// a holder that died lets go when the lock's TTL passes.
+const statusLockWait = 30 * time.Second
+
+// StatusLock is pipeline.GitHubHost.StatusLock for the run of an issue.
+// Waiting too long, or Redis failing, goes on unlocked: a doubled status
+// comment is better than a stuck task.
+func StatusLock(locks *jobs.Locks, log *slog.Logger, repo string, issue int) func(context.Context) func() {
+	return func(ctx context.Context) func() {
+		lk, err := locks.Wait(ctx, jobs.StatusKey(repo, issue), statusLockWait)
+		if err != nil {
+			log.Warn("status comment lock not taken", "repo", repo, "issue", issue, "err", err)
+			return func() {}
+		}
+		return func() { lk.Release(context.WithoutCancel(ctx)) }
+	}
+}

@@ -1,0 +1,36 @@
+// Package sessions builds the model side of an attempt from the settings:
+// the exec agent or an LLM provider with its prices.
+package sessions
+
+import (
+	"log/slog"
+
+	"github.com/warden-bot/warden/agent"
+	"github.com/warden-bot/warden/config"
+	"github.com/warden-bot/warden/pipeline"
+)
+
+// Factory is pipeline.Pipeline.NewSession: a session for the worktree dir
+// of repo, spending at most budget dollars.
+type Factory = func(dir, repo string, budget float64) (pipeline.Session, error)
+
+// New builds the session factory the configuration names.
+func New(cfg *config.Config, log *slog.Logger) (Factory, error) {
+	if cfg.Agent == "exec" {
+		ex := agent.NewExec(cfg.AgentCommand, nil)
+		return func(dir, _ string, _ float64) (pipeline.Session, error) {
+			return pipeline.NewExecSession(ex, dir), nil
+		}, nil
+	}
+	ac := agent.Config{API: cfg.LLMAPI, BaseURL: cfg.LLMBaseURL, APIKey: cfg.LLMAPIKey, Model: cfg.LLMModel}
+	if in, out, err := cfg.Price(); err == nil && (in > 0 || out > 0) {
+		ac.Prices = map[string]agent.Price{cfg.LLMModel: {Input: in, Output: out}}
+	}
+	prov, err := agent.New(ac)
+	if err != nil {
+		return nil, &config.Error{Setting: "WARDEN_LLM_API", Msg: err.Error()}
+	}
+	return func(_, repo string, budget float64) (pipeline.Session, error) {
+		return agent.NewSession(prov, agent.SessionOptions{BudgetUSD: budget, MaxTokens: cfg.LLMMaxTokens, Repo: repo, Logger: log}), nil
+	}, nil
+}
