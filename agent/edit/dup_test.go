@@ -89,7 +89,7 @@ func genNearDup(g *gen, r region) (corpusCase, bool) {
 	case v == 2 && kind != "one tab deeper":
 		search, kind = mapLines(r.old, spaces(4)), kind+"; SEARCH in spaces"
 	}
-	c := base(region{f: srcFile{r.f.path, lines}, at: at, n: r.n, old: r.old, new: r.new})
+	c := base(region{f: srcFile{path: r.f.path, lines: lines, lang: r.f.lang}, at: at, n: r.n, old: r.old, new: r.new})
 	c.Search, c.Variant = text(search), "copy elsewhere: "+kind
 	return c, firstRung(lines, search) == 1
 }

@@ -105,6 +105,8 @@ type fitter struct {
 	fUnitW  int
 	ready   bool
 	replace []string
+	// sameIndent: every matched line has the file's indentation byte for byte
+	sameIndent bool
 }
 
 func (f *fitter) init() {
@@ -115,6 +117,12 @@ func (f *fitter) init() {
 	f.fUnit = f.d.indentUnit()
 	f.fUnitW = max(width(f.fUnit, f.tw), 1)
 	f.mUnit = modelUnit([][]string{f.search, f.replace}, f.tw, f.fUnitW)
+	f.sameIndent = true
+	for i, s := range f.search {
+		if f.fileOf[i] >= 0 && strings.TrimSpace(s) != "" && indentOf(s) != indentOf(f.d.lines[f.fileOf[i]]) {
+			f.sameIndent = false
+		}
+	}
 }
 
 // fit returns the line to write for REPLACE line r; sub is the SEARCH line
@@ -128,10 +136,21 @@ func (f *fitter) fit(r string, sub int) string {
 		return ""
 	}
 	f.init()
-	if f.level == levelAlignment && sub >= 0 && f.fileOf[sub] >= 0 {
-		text = respace(text, f.search[sub], f.d.lines[f.fileOf[sub]])
+	fl := ""
+	if sub >= 0 && f.fileOf[sub] >= 0 {
+		fl = f.d.lines[f.fileOf[sub]]
+		if f.level == levelAlignment {
+			text = respace(text, f.search[sub], fl)
+		}
 	}
-	return f.indent(width(indentOf(r), f.tw)) + text
+	w := width(indentOf(r), f.tw)
+	switch {
+	case f.sameIndent: // the model copied the file's indentation: its new lines are as it wrote them
+		return indentOf(r) + text
+	case fl != "" && width(indentOf(f.search[sub]), f.tw) == w: // indented as the line it replaces
+		return indentOf(fl) + text
+	}
+	return f.indent(w) + text
 }
 
 // indent is the file indentation for a model line indented w columns.
@@ -174,28 +193,31 @@ func columns(w, tw int, tabs bool) string {
 
 var blankRun = regexp.MustCompile(`[ \t]+`)
 
-// respace gives a changed line the file's inner spacing: when the model
-// spaced the new line exactly as the SEARCH line it replaces, and that
-// SEARCH line has the file line's words, the file's runs of blanks are kept
-// (a renamed field stays aligned as the file had it).
+// respace gives a changed line the file's inner spacing: each run of blanks
+// the model typed as in the SEARCH line it replaces, between words that
+// are still there, is written as the file has it (a renamed field stays
+// aligned as the file had it); from the first run that differs on, the
+// model's spacing stands.
 func respace(text, search, file string) string {
 	t, s, fl := strings.TrimSpace(text), strings.TrimSpace(search), strings.TrimSpace(file)
 	tr, sr, fr := blankRun.FindAllStringIndex(t, -1), blankRun.FindAllStringIndex(s, -1), blankRun.FindAllStringIndex(fl, -1)
-	if len(tr) != len(sr) || len(sr) != len(fr) {
+	if len(sr) != len(fr) {
 		return text
 	}
-	for i := range tr {
-		if t[tr[i][0]:tr[i][1]] != s[sr[i][0]:sr[i][1]] {
-			return text
-		}
-	}
+	tf, sf := strings.Fields(t), strings.Fields(s)
 	var b strings.Builder
 	last := 0
-	for i := range tr {
+	for i := 0; i < min(len(tr), len(sr)); i++ {
+		if t[tr[i][0]:tr[i][1]] != s[sr[i][0]:sr[i][1]] || tf[i] != sf[i] && tf[i+1] != sf[i+1] {
+			break
+		}
 		b.WriteString(t[last:tr[i][0]])
 		b.WriteString(fl[fr[i][0]:fr[i][1]])
 		last = tr[i][1]
 	}
+	if last == 0 {
+		return text
+	}
 	b.WriteString(t[last:])
-	return b.String()
+	return b.String() + text[len(strings.TrimRight(text, " \t")):]
 }

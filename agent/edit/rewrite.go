@@ -11,29 +11,34 @@ var errNotFound = errors.New("SEARCH matches nothing")
 // pairs aligns SEARCH with REPLACE: the longest common subsequence of equal
 // lines, as (search index, replace index) in order. A REPLACE line in a pair
 // is a line the model kept, and it is written as the file has it at that
-// position — not as the first file line that looked the same.
-func pairs(s, r []string) [][2]int {
+// position — not as the first file line that looked the same. Among equally
+// long alignments, the one keeping more SEARCH lines that exist in the file
+// wins: a blank line the model added and then deleted is not the file's.
+func pairs(s, r []string, inFile func(int) bool) [][2]int {
 	n, m := len(s), len(r)
+	big := int32(n + 1)
+	weight := func(i int) int32 {
+		if inFile(i) {
+			return big + 1
+		}
+		return big
+	}
 	dp := make([][]int32, n+1)
 	for i := range dp {
 		dp[i] = make([]int32, m+1)
 	}
 	for i := n - 1; i >= 0; i-- {
 		for j := m - 1; j >= 0; j-- {
-			switch {
-			case s[i] == r[j]:
-				dp[i][j] = dp[i+1][j+1] + 1
-			case dp[i+1][j] >= dp[i][j+1]:
-				dp[i][j] = dp[i+1][j]
-			default:
-				dp[i][j] = dp[i][j+1]
+			dp[i][j] = max(dp[i+1][j], dp[i][j+1])
+			if s[i] == r[j] {
+				dp[i][j] = max(dp[i][j], dp[i+1][j+1]+weight(i))
 			}
 		}
 	}
 	var out [][2]int
 	for i, j := 0, 0; i < n && j < m; {
 		switch {
-		case s[i] == r[j]:
+		case s[i] == r[j] && dp[i][j] == dp[i+1][j+1]+weight(i):
 			out = append(out, [2]int{i, j})
 			i, j = i+1, j+1
 		case dp[i+1][j] >= dp[i][j+1]:
@@ -66,7 +71,8 @@ func (d *doc) rewrite(p place, t tier, tw int, search, replace []string) ([]stri
 	}
 	w.attach()
 	pk, pj := -1, -1
-	for _, pr := range append(pairs(search, replace), [2]int{len(search), len(replace)}) {
+	inFile := func(k int) bool { return p.fileOf[k] >= 0 }
+	for _, pr := range append(pairs(search, replace, inFile), [2]int{len(search), len(replace)}) {
 		if err := w.gap(pk, pj, pr[0], pr[1]); err != nil {
 			return nil, nil, err
 		}
@@ -176,16 +182,40 @@ func (w *rewriter) file(x int) {
 	}
 }
 
-// newLines writes REPLACE lines ins; with as many deleted lines, each takes
-// the place of one.
+// newLines writes REPLACE lines ins. With as many deleted lines, each takes
+// the place of one; otherwise a new line takes the place of the first unused
+// deleted line that has its words but one.
 func (w *rewriter) newLines(ins, del []int) {
+	used := map[int]bool{}
 	for m, r := range ins {
 		sub := -1
 		if len(del) == len(ins) {
 			sub = del[m]
+		} else {
+			for _, k := range del {
+				if !used[k] && similar(w.replace[r], w.search[k]) {
+					sub, used[k] = k, true
+					break
+				}
+			}
 		}
 		w.newLine(r, sub)
 	}
+}
+
+// similar: the same number of words, at most one of them different.
+func similar(a, b string) bool {
+	fa, fb := strings.Fields(a), strings.Fields(b)
+	if len(fa) != len(fb) || len(fa) == 0 {
+		return false
+	}
+	diff := 0
+	for i := range fa {
+		if fa[i] != fb[i] {
+			diff++
+		}
+	}
+	return diff <= 1
 }
 
 func (w *rewriter) newLine(r, sub int) {
