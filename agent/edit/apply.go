@@ -171,13 +171,15 @@ func (d *doc) replace(search, repl []string) (string, [2]int, error) {
 		}
 		return name, [2]int{p.start, p.end}, nil
 	}
-	return "", [2]int{}, &notFound{near: nearest(d.lines, search)}
+	return "", [2]int{}, &notFound{lines: d.lines, search: search}
 }
 
-type notFound struct{ near string }
+// notFound finds the nearest lines only when its message is read: a block
+// read several ways may try, and drop, a reading that matches nothing.
+type notFound struct{ lines, search []string }
 
 func (e *notFound) Error() string {
-	return "SEARCH matches nothing in the file. The nearest real lines are:\n" + e.near
+	return "SEARCH matches nothing in the file. The nearest real lines are:\n" + nearest(e.lines, e.search)
 }
 
 func lineList(at []int) string {

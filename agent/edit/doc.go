@@ -9,6 +9,7 @@ type doc struct {
 	eols  []string // "\n", "\r\n", or "" for a last line without one
 	unit  string   // the file's indentation unit, inferred once (indentUnit)
 	keys  []key    // comparison forms of lines, built once per edit
+	cand  [2][]int // line numbers: all, and the non-blank ones (candidates)
 }
 
 func newDoc(s string) doc {
@@ -58,7 +59,7 @@ func (d *doc) mainEOL() string {
 func (d *doc) splice(at, n int, lines, eols []string) {
 	d.lines = append(append(append([]string{}, d.lines[:at]...), lines...), d.lines[at+n:]...)
 	d.eols = append(append(append([]string{}, d.eols[:at]...), eols...), d.eols[at+n:]...)
-	d.keys = nil
+	d.keys, d.cand = nil, [2][]int{}
 }
 
 func (d *doc) clone() *doc {

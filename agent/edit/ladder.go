@@ -193,13 +193,18 @@ func (d *doc) pairBlanks(sk []key, fileOf []int) {
 
 // candidates are the file lines a window may use: all, or the non-blank.
 func (d *doc) candidates(skipBlank bool) []int {
-	out := make([]int, 0, len(d.keys))
-	for i, k := range d.keys {
-		if !skipBlank || k.content != "" {
-			out = append(out, i)
+	if d.cand[0] == nil {
+		for i, k := range d.keys {
+			d.cand[0] = append(d.cand[0], i)
+			if k.content != "" {
+				d.cand[1] = append(d.cand[1], i)
+			}
 		}
 	}
-	return out
+	if skipBlank {
+		return d.cand[1]
+	}
+	return d.cand[0]
 }
 
 // matchAt compares file lines fl[q] with SEARCH lines sk[idx[q]].
