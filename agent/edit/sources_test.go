@@ -63,9 +63,16 @@ func moduleDirs() []string {
 	return dirs
 }
 
-// pythonDirs is Debian's Python standard library.
+// pythonDirs is Debian's Python standard library, or else the standard
+// library of whatever python3 is on the PATH.
 func pythonDirs() []string {
 	dirs, _ := filepath.Glob("/usr/lib/python3.*")
+	if len(dirs) == 0 {
+		out, err := exec.Command("python3", "-c", "import sysconfig; print(sysconfig.get_paths()['stdlib'])").Output()
+		if err == nil {
+			dirs = strings.Fields(string(out))
+		}
+	}
 	sort.Strings(dirs)
 	return dirs
 }
