@@ -16,14 +16,16 @@ const (
 	wrong                  // applied where or how it should not have been
 )
 
-// judge compares what a tool left in the file with what the block meant.
-func judge(c corpusCase, got string) verdict {
+// judge compares what a tool left in the file with what the block meant;
+// asDiff says the tool read the edit as a unified diff.
+func judge(c corpusCase, got string, asDiff bool) verdict {
+	refuse := mustRefuse(c.Cat) && !(asDiff && c.Cat == "divider_ambiguous")
 	switch {
-	case got == c.Before && mustRefuse(c.Cat):
+	case got == c.Before && refuse:
 		return correct
 	case got == c.Before:
 		return refused
-	case got == c.Want && !mustRefuse(c.Cat):
+	case got == c.Want && !refuse:
 		return correct
 	default:
 		return wrong
@@ -44,7 +46,7 @@ func (t tally) add(cat string, v verdict) {
 func (t tally) cell(cat string) string {
 	v := t[cat]
 	if v == nil {
-		v = &[3]int{}
+		return "—"
 	}
 	if mustRefuse(cat) {
 		return fmt.Sprintf("%d refused / %d wrong", v[correct], v[wrong])
@@ -52,14 +54,26 @@ func (t tally) cell(cat string) string {
 	return fmt.Sprintf("%d / %d / %d", v[correct], v[refused], v[wrong])
 }
 
-// applyBlock runs Warden's ladder on one block, as the model's block.
+// applyBlock runs Warden on one block, parsed from the reply a model sends.
 func applyBlock(c corpusCase) string {
-	return applyWarden(c, []Block{{Index: 1, Path: c.Src, Search: c.Search, Replace: c.Replace}})
+	blocks, err := Parse(blockText(c))
+	if err != nil || len(blocks) != 1 {
+		return c.Before
+	}
+	return applyWarden(c, blocks)
+}
+
+func blockText(c corpusCase) string {
+	nl := "\n"
+	if c.CRLFBlock {
+		nl = "\r\n"
+	}
+	return c.path() + nl + "<<<<<<< SEARCH" + nl + c.Search + "=======" + nl + c.Replace + ">>>>>>> REPLACE" + nl
 }
 
 // applyDiff runs Warden on the same block written as a unified diff.
 func applyDiff(c corpusCase) string {
-	blocks, err := Parse(unifiedDiff(c, c.Src))
+	blocks, err := Parse(unifiedDiff(c, c.path()))
 	if err != nil || len(blocks) != 1 {
 		return c.Before
 	}
@@ -67,11 +81,11 @@ func applyDiff(c corpusCase) string {
 }
 
 func applyWarden(c corpusCase, blocks []Block) string {
-	files := memFS{c.Src: c.Before}
+	files := memFS{c.path(): c.Before}
 	if _, err := Apply(files, blocks); err != nil {
 		return c.Before
 	}
-	return files[c.Src]
+	return files[c.path()]
 }
 
 var (
@@ -95,7 +109,7 @@ func TestCorpusShape(t *testing.T) {
 	for _, c := range cs {
 		files[c.Src] = true
 		per[c.Cat]++
-		if c.Search == c.Replace || (!mustRefuse(c.Cat) && c.Want == c.Before) {
+		if c.Search == c.Replace || (!mustRefuse(c.Cat) && c.Want == c.Before) || (c.Cat == "divider_ambiguous" && c.Want == c.Before) {
 			t.Errorf("%s/%s in %s: the block changes nothing", c.Cat, c.Variant, c.Src)
 		}
 	}
@@ -109,15 +123,19 @@ func TestCorpusShape(t *testing.T) {
 	}
 }
 
-// TestCorpusAccuracy is issue #8's acceptance: no wrong-place application,
-// ≥ 99 % correct on every recoverable category, every ambiguous and absent
-// block refused — for blocks and for the same blocks as unified diffs.
+// TestCorpusAccuracy is issues #8 and #19's acceptance: no wrong result of
+// any kind, ≥ 99.5 % correct on every recoverable category, every block that
+// names no single place or no allowed file refused — for blocks and for the
+// same blocks as unified diffs.
 func TestCorpusAccuracy(t *testing.T) {
 	cs := loadCorpus(t)
 	for name, run := range map[string]func(corpusCase) string{"blocks": applyBlock, "diffs": applyDiff} {
 		tl := tally{}
 		for _, c := range cs {
-			v := judge(c, run(c))
+			if name == "diffs" && c.Cat == "divider_ambiguous" {
+				continue // a diff has no divider to misread
+			}
+			v := judge(c, run(c), name == "diffs")
 			tl.add(c.Cat, v)
 			if v != correct {
 				t.Logf("%s: %s (%s) in %s: %s\nSEARCH:\n%sREPLACE:\n%s", name, c.Cat, c.Variant, c.Src, []string{"", "refused", "WRONG"}[v], c.Search, c.Replace)
@@ -125,10 +143,13 @@ func TestCorpusAccuracy(t *testing.T) {
 		}
 		for _, cat := range categories {
 			v, n := tl[cat], 0
+			if v == nil {
+				continue
+			}
 			for _, k := range v {
 				n += k
 			}
-			if v[wrong] > 0 || v[correct]*100 < 99*n || (mustRefuse(cat) && v[correct] != n) {
+			if v[wrong] > 0 || v[correct]*1000 < 995*n || (mustRefuse(cat) && v[correct] != n) {
 				t.Errorf("%s, %s: %s of %d", name, cat, tl.cell(cat), n)
 			}
 		}

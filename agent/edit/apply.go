@@ -25,7 +25,10 @@ type BlockResult struct {
 	Path    string
 	Rung    string
 	Applied bool
-	Err     error
+	// Start and End are the 0-based line range [Start, End) the block
+	// replaced, in the file as it was just before this block.
+	Start, End int
+	Err        error
 }
 
 // Result lists the files written and each block's fate.
@@ -43,7 +46,9 @@ func Apply(fsys FS, blocks []Block) (Result, error) {
 	failed := false
 	for _, b := range blocks {
 		br := BlockResult{Index: b.Index, Path: b.Path}
-		br.Rung, br.Err = applyOne(fsys, files, b)
+		var at [2]int
+		br.Rung, at, br.Err = applyOne(fsys, files, b)
+		br.Start, br.End = at[0], at[1]
 		br.Applied = br.Err == nil
 		failed = failed || !br.Applied
 		res.Blocks = append(res.Blocks, br)
@@ -61,10 +66,11 @@ func Apply(fsys FS, blocks []Block) (Result, error) {
 	return res, nil
 }
 
-func applyOne(fsys FS, files map[string]*doc, b Block) (string, error) {
+func applyOne(fsys FS, files map[string]*doc, b Block) (string, [2]int, error) {
+	var none [2]int
 	path, err := guards.CheckPath(b.Path)
 	if err != nil {
-		return "", err
+		return "", none, err
 	}
 	d, ok := files[path]
 	if !ok {
@@ -72,66 +78,108 @@ func applyOne(fsys FS, files map[string]*doc, b Block) (string, error) {
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 			if strings.TrimSpace(b.Search) != "" {
-				return "", fmt.Errorf("%s does not exist; to create it, leave SEARCH empty", path)
+				return "", none, fmt.Errorf("%s does not exist; to create it, leave SEARCH empty", path)
 			}
-			nd := newDoc("")
-			nd.finalEOL = true
-			d = &nd
+			d = &doc{}
 		case err != nil:
-			return "", err
+			return "", none, err
 		default:
 			nd := newDoc(string(data))
 			d = &nd
 		}
 	}
+	if len(b.Alts) > 1 {
+		return applySplits(files, path, d, b.Alts)
+	}
 	if strings.TrimSpace(b.Search) == "" {
 		if len(d.lines) > 0 {
-			return "", fmt.Errorf("%s already exists; SEARCH must not be empty for an existing file", path)
+			return "", none, fmt.Errorf("%s already exists; SEARCH must not be empty for an existing file", path)
 		}
 		d.lines = splitText(b.Replace)
+		d.eols = make([]string, len(d.lines))
+		for i := range d.eols {
+			d.eols[i] = "\n"
+		}
 		files[path] = d
-		return "create", nil
+		return "create", none, nil
 	}
-	rung, err := replace(d, splitText(b.Search), splitText(b.Replace))
+	rung, at, err := d.replace(splitText(b.Search), splitText(b.Replace))
 	if err != nil {
-		return "", err
+		return "", none, err
 	}
 	files[path] = d
-	return rung, nil
+	return rung, at, nil
 }
 
-// replace applies one block on the ladder, then again with blank edges trimmed.
-func replace(d *doc, search, repl []string) (string, error) {
-	for pass := 0; pass < 2; pass++ {
+// applySplits applies a block that reads several ways (a content line looks
+// like the divider) only when exactly one reading's SEARCH fits the file.
+func applySplits(files map[string]*doc, path string, d *doc, alts []Split) (string, [2]int, error) {
+	var fits []int
+	var done *doc
+	var rung string
+	var at [2]int
+	for i, a := range alts {
+		if strings.TrimSpace(a.Search) == "" {
+			continue
+		}
+		c := d.clone()
+		r, p, err := c.replace(splitText(a.Search), splitText(a.Replace))
+		if err == nil {
+			fits, done, rung, at = append(fits, i), c, r, p
+		}
+	}
+	lines := make([]string, len(alts))
+	for i, a := range alts {
+		lines[i] = fmt.Sprint(a.Divider)
+	}
+	switch len(fits) {
+	case 1:
+		files[path] = done
+		return rung + fmt.Sprintf(" (divider at block line %d)", alts[fits[0]].Divider), at, nil
+	case 0:
+		return "", [2]int{}, fmt.Errorf("block lines %s all look like the ======= divider, and SEARCH matches nothing in the file whichever one is the divider; send this edit as a unified diff", strings.Join(lines, ", "))
+	}
+	return "", [2]int{}, fmt.Errorf("block lines %s all look like the ======= divider, and SEARCH matches the file in more than one reading; send this edit as a unified diff", strings.Join(lines, ", "))
+}
+
+// replace applies one block on the ladder, then again with blank edges
+// trimmed, and only then ignoring blank lines inside. It returns the rung
+// and the 0-based line range it replaced.
+func (d *doc) replace(search, repl []string) (string, [2]int, error) {
+	for pass := 0; pass < 3; pass++ {
 		if pass == 1 {
 			search, repl = trimBlankEdges(search, repl)
 			if len(search) == 0 {
 				break
 			}
 		}
-		at, r, ok := find(*d, search)
-		if !ok {
+		p, t, tw, err := d.locate(search, pass == 2)
+		if errors.Is(err, errNotFound) {
 			continue
 		}
-		if len(at) > 1 {
-			return "", fmt.Errorf("SEARCH matches %d places (lines %s); add surrounding lines so it matches exactly one", len(at), lineList(at))
+		if err != nil {
+			return "", [2]int{}, err
 		}
-		i := at[0]
-		fitted := r.fit(d.lines[i:i+len(search)], search, repl)
-		d.lines = append(append(append([]string{}, d.lines[:i]...), fitted...), d.lines[i+len(search):]...)
-		name := r.name
+		lines, eols, err := d.rewrite(p, t, tw, search, repl)
+		if err != nil {
+			return "", [2]int{}, err
+		}
+		d.splice(p.start, p.end-p.start, lines, eols)
+		name := t.nameFor(tw)
 		if pass == 1 {
 			name += "+blank-edges"
 		}
-		return name, nil
+		return name, [2]int{p.start, p.end}, nil
 	}
-	return "", &notFound{near: nearest(d.lines, search)}
+	return "", [2]int{}, &notFound{lines: d.lines, search: search}
 }
 
-type notFound struct{ near string }
+// notFound finds the nearest lines only when its message is read: a block
+// read several ways may try, and drop, a reading that matches nothing.
+type notFound struct{ lines, search []string }
 
 func (e *notFound) Error() string {
-	return "SEARCH matches nothing in the file. The nearest real lines are:\n" + e.near
+	return "SEARCH matches nothing in the file. The nearest real lines are:\n" + nearest(e.lines, e.search)
 }
 
 func lineList(at []int) string {

@@ -2,15 +2,12 @@ package edit
 
 import (
 	"fmt"
-	"io/fs"
 	"math/rand"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"sort"
 	"strings"
-	"unicode/utf8"
 )
 
 // The accuracy corpus (issue #8): edit blocks cut from real Go source in
@@ -19,14 +16,23 @@ import (
 const (
 	corpusSeed  = 8
 	corpusFiles = 48
-	perCategory = 40
+	perCategory = 200
 )
 
 var categories = []string{"exact", "trailing_spaces", "tabs_to_spaces", "reindent", "crlf",
-	"blank_edges", "near_duplicate", "ambiguous", "absent"}
+	"blank_edges", "near_duplicate", "divider_lines", "blank_inside", "alignment", "crlf_mixed", "indent_unit",
+	"ambiguous", "absent", "divider_ambiguous", "other_file", "unsafe_path"}
 
-// mustRefuse: the block names no single place, so any application is wrong.
-func mustRefuse(cat string) bool { return cat == "ambiguous" || cat == "absent" }
+// mustRefuse: the block names no single place (or no allowed file), so any
+// application is wrong. divider_ambiguous is so only as a block: the same
+// edit as a unified diff has no divider to misread.
+func mustRefuse(cat string) bool {
+	switch cat {
+	case "ambiguous", "absent", "divider_ambiguous", "other_file", "unsafe_path":
+		return true
+	}
+	return false
+}
 
 // corpusCase is one perturbed block and the file it was made for. Want is
 // Before when the block must be refused.
@@ -34,13 +40,15 @@ type corpusCase struct {
 	Cat, Variant, Src string
 	Before, Want      string
 	Search, Replace   string
-	Line              int  // 1-based first line of the intended region (diff headers)
-	CRLFBlock         bool // the reply itself came with CRLF line endings
+	Path              string // the path the block names, when not Src (unsafe paths)
+	Line              int    // 1-based first line of the intended region (diff headers)
+	CRLFBlock         bool   // the reply itself came with CRLF line endings
 }
 
 type srcFile struct {
 	path  string
 	lines []string
+	lang  string
 }
 
 // region is the place an edit targets in f, and the real replacement.
@@ -74,12 +82,12 @@ func goSrc() (string, error) {
 }
 
 func buildCorpus() ([]corpusCase, error) {
-	src, err := goSrc()
-	if err != nil {
+	if _, err := goSrc(); err != nil {
 		return nil, err
 	}
 	g := &gen{rng: rand.New(rand.NewSource(corpusSeed))}
-	if g.files, err = loadFiles(g.rng, src); err != nil {
+	var err error
+	if g.files, err = loadFiles(g.rng); err != nil {
 		return nil, err
 	}
 	var out []corpusCase
@@ -95,54 +103,23 @@ func buildCorpus() ([]corpusCase, error) {
 	return out, nil
 }
 
-// loadFiles picks corpusFiles ordinary Go files at random, sorted by path.
-func loadFiles(rng *rand.Rand, src string) ([]srcFile, error) {
-	var paths []string
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".go") {
-			paths = append(paths, p)
-		}
-		return err
-	})
-	if err != nil {
-		return nil, fmt.Errorf("edit corpus: walk %s: %w", src, err)
-	}
-	sort.Strings(paths)
-	var files []srcFile
-	for _, i := range rng.Perm(len(paths)) {
-		data, err := os.ReadFile(paths[i])
-		s := string(data)
-		if err != nil || !utf8.ValidString(s) || strings.Contains(s, "\r") || !strings.HasSuffix(s, "\n") {
-			continue
-		}
-		lines := strings.Split(strings.TrimSuffix(s, "\n"), "\n")
-		if len(lines) < 80 || len(lines) > 1200 {
-			continue
-		}
-		rel, _ := filepath.Rel(src, paths[i])
-		files = append(files, srcFile{path: filepath.ToSlash(rel), lines: lines})
-		if len(files) == corpusFiles {
-			sort.Slice(files, func(a, b int) bool { return files[a].path < files[b].path })
-			return files, nil
-		}
-	}
-	return nil, fmt.Errorf("edit corpus: only %d usable Go files under %s", len(files), src)
-}
-
 func (g *gen) make(cat string, seq int) (corpusCase, error) {
 	g.v = seq % perCategory
-	for try := 0; try < 400; try++ {
+	for try := 0; try < 4000; try++ {
 		f := g.files[(seq+try)%len(g.files)]
 		r, ok := g.region(f)
 		if !ok {
 			continue
 		}
 		if c, ok := generators[cat](g, r); ok {
-			c.Cat, c.Src = cat, f.path
+			c.Cat = cat
+			if c.Src == "" {
+				c.Src = f.path
+			}
 			return c, nil
 		}
 	}
-	return corpusCase{}, fmt.Errorf("edit corpus: no %s case after 400 tries", cat)
+	return corpusCase{}, fmt.Errorf("edit corpus: no %s case after 4000 tries", cat)
 }
 
 // region picks 3–12 lines with non-blank edges, unique in the file even
@@ -151,8 +128,8 @@ func (g *gen) region(f srcFile) (region, bool) {
 	n := 3 + g.rng.Intn(10)
 	at := g.rng.Intn(len(f.lines) - n + 1)
 	old := f.lines[at : at+n]
-	if blank(old[0]) || blank(old[n-1]) || count(f.lines, old, loose) != 1 {
-		return region{}, false
+	if blank(old[0]) || blank(old[n-1]) || count(f.lines, old, loose) != 1 || hasDivider(old) {
+		return region{}, false // divider-looking lines are the divider families' own
 	}
 	return region{f: f, at: at, n: n, old: old, new: g.replacement(old)}, true
 }
@@ -189,6 +166,13 @@ func (g *gen) retouch(l, suffix string) string {
 		return l + " // " + suffix
 	}
 	return l[:loc[1]] + suffix + l[loc[1]:]
+}
+
+func (c corpusCase) path() string {
+	if c.Path != "" {
+		return c.Path
+	}
+	return c.Src
 }
 
 func blank(s string) bool        { return strings.TrimSpace(s) == "" }

@@ -1,15 +1,18 @@
 package edit
 
+import "strings"
+
 // Corpus categories where the place itself is in question: a near-identical
 // region elsewhere (must still apply to the right one), a true duplicate
 // (must be refused) and a block that matches nothing (must be refused).
 
-// firstRung is the test's reading of DESIGN.md §5: the number of places found
-// by the first comparison that finds any — exact, ignoring trailing blanks,
-// ignoring indentation (a superset of the uniform shift) — trying the block
-// as given, then with its blank edge lines dropped.
+// firstRung is the test's reading of DESIGN.md §5 and issue #19: the number
+// of places found by the first comparison that finds any — exact, ignoring
+// trailing blanks, ignoring indentation (a superset of the uniform shift),
+// also ignoring runs of inner blanks — trying the block as given, then with
+// its blank edge lines dropped, then ignoring blank lines altogether.
 func firstRung(lines, search []string) int {
-	for pass := 0; pass < 2; pass++ {
+	for pass := 0; pass < 3; pass++ {
 		if pass == 1 {
 			for len(search) > 0 && blank(search[0]) {
 				search = search[1:]
@@ -18,13 +21,32 @@ func firstRung(lines, search []string) int {
 				search = search[:len(search)-1]
 			}
 		}
-		for _, norm := range []func(string) string{same, trailing, loose} {
-			if n := count(lines, search, norm); n > 0 {
+		l, s := lines, search
+		if pass == 2 {
+			l, s = nonBlank(lines), nonBlank(search)
+			if len(s) == 0 {
+				return 0
+			}
+		}
+		for _, norm := range []func(string) string{same, trailing, loose, aligned} {
+			if n := count(l, s, norm); n > 0 {
 				return n
 			}
 		}
 	}
 	return 0
+}
+
+func aligned(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+func nonBlank(lines []string) []string {
+	var out []string
+	for _, l := range lines {
+		if !blank(l) {
+			out = append(out, l)
+		}
+	}
+	return out
 }
 
 func deeper(prefix string) func(string) string {
@@ -67,7 +89,7 @@ func genNearDup(g *gen, r region) (corpusCase, bool) {
 	case v == 2 && kind != "one tab deeper":
 		search, kind = mapLines(r.old, spaces(4)), kind+"; SEARCH in spaces"
 	}
-	c := base(region{f: srcFile{r.f.path, lines}, at: at, n: r.n, old: r.old, new: r.new})
+	c := base(region{f: srcFile{path: r.f.path, lines: lines, lang: r.f.lang}, at: at, n: r.n, old: r.old, new: r.new})
 	c.Search, c.Variant = text(search), "copy elsewhere: "+kind
 	return c, firstRung(lines, search) == 1
 }

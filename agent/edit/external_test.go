@@ -41,22 +41,32 @@ func unifiedDiff(c corpusCase, path string) string {
 	return b.String()
 }
 
-// external applies the diff of c with a command in dir and returns the file.
+// external applies the diff of c with a command run in dir/w and returns
+// the file the diff names (which, for an unsafe path, lies outside dir/w).
 func external(tb testing.TB, dir string, c corpusCase, name string, args ...string) string {
-	file, diff := filepath.Join(dir, "f.go"), filepath.Join(dir, "edit.diff")
+	work := filepath.Join(dir, "w")
+	file, diff := filepath.Join(work, c.path()), filepath.Join(dir, "edit.diff")
+	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+		tb.Fatal(err)
+	}
 	if err := os.WriteFile(file, []byte(c.Before), 0o644); err != nil {
 		tb.Fatal(err)
 	}
-	if err := os.WriteFile(diff, []byte(unifiedDiff(c, "f.go")), 0o644); err != nil {
+	if err := os.WriteFile(diff, []byte(unifiedDiff(c, c.path())), 0o644); err != nil {
 		tb.Fatal(err)
 	}
 	cmd := exec.Command(name, append(args, diff)...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GIT_CEILING_DIRECTORIES="+filepath.Dir(dir))
+	cmd.Dir = work
+	cmd.Env = append(os.Environ(), "GIT_CEILING_DIRECTORIES="+dir)
 	_ = cmd.Run() // a refusal exits non-zero; the file says what happened
 	got, err := os.ReadFile(file)
 	if err != nil {
-		tb.Fatal(err)
+		got = nil // deleted or moved: not the file asked for
+	}
+	for _, p := range []string{work, filepath.Join(dir, strings.Split(filepath.ToSlash(filepath.Clean(filepath.Join("w", c.path()))), "/")[0])} {
+		if err := os.RemoveAll(p); err != nil {
+			tb.Fatal(err)
+		}
 	}
 	return string(got)
 }
@@ -64,6 +74,7 @@ func external(tb testing.TB, dir string, c corpusCase, name string, args ...stri
 type tool struct {
 	id, name string
 	run      func(corpusCase) string
+	diff     bool // reads the edit as a unified diff
 }
 
 func tools(tb testing.TB) []tool {
@@ -74,13 +85,13 @@ func tools(tb testing.TB) []tool {
 	}
 	pd, gd := tb.TempDir(), tb.TempDir()
 	return []tool{
-		{"warden", "Warden (blocks)", applyBlock},
-		{"warden-diff", "Warden (unified diffs)", applyDiff},
+		{"warden", "Warden (blocks)", applyBlock, false},
+		{"warden-diff", "Warden (unified diffs)", applyDiff, true},
 		{"patch", "patch --fuzz=3", func(c corpusCase) string {
 			return external(tb, pd, c, "patch", "-p1", "--fuzz=3", "--batch", "--forward", "--no-backup-if-mismatch", "--reject-file=-", "-s", "-i")
-		}},
-		{"git", "git apply", func(c corpusCase) string { return external(tb, gd, c, "git", "apply") }},
-		{"git-u0", "git apply --unidiff-zero", func(c corpusCase) string { return external(tb, gd, c, "git", "apply", "--unidiff-zero") }},
+		}, true},
+		{"git", "git apply", func(c corpusCase) string { return external(tb, gd, c, "git", "apply") }, true},
+		{"git-u0", "git apply --unidiff-zero", func(c corpusCase) string { return external(tb, gd, c, "git", "apply", "--unidiff-zero") }, true},
 	}
 }
 
@@ -95,8 +106,11 @@ type score struct {
 func (t tool) score(cs []corpusCase) score {
 	s, start := score{tally: tally{}}, time.Now()
 	for _, c := range cs {
+		if t.diff && c.Cat == "divider_ambiguous" {
+			continue // a diff has no divider to misread
+		}
 		got := t.run(c)
-		v := judge(c, got)
+		v := judge(c, got, t.diff)
 		s.add(c.Cat, v)
 		if v == wrong {
 			s.wrongs++
@@ -135,7 +149,7 @@ func BenchmarkEditAccuracy(b *testing.B) {
 	b.ReportMetric(per(3), "ns/block-gitapply")
 	b.ReportMetric(per(3)/per(0), "gitapply/warden")
 	// Printed, not logged: testing cuts benchmark logs at ten lines.
-	fmt.Printf("\n%d blocks from %d Go files under GOROOT/src; cells are correct / refused / wrong\n\n%s%s\n", len(cs), countFiles(cs), table(cs, names, tallies), notes)
+	fmt.Printf("\n%d blocks from %d files (%s); cells are correct / refused / wrong\n\n%s%s\n", len(cs), countFiles(cs), langs(cs), table(cs, names, tallies), notes)
 	fmt.Printf("time per block: Warden %.1f µs, patch %.1f µs, git apply %.1f µs; git apply / Warden = %.0f×\n\n",
 		per(0)/1e3, per(2)/1e3, per(3)/1e3, per(3)/per(0))
 }
@@ -152,6 +166,23 @@ func whitespaceOnly(got, want string) bool {
 		}
 	}
 	return true
+}
+
+// langs counts the corpus's files per source.
+func langs(cs []corpusCase) string {
+	per := map[string]map[string]bool{}
+	for _, c := range cs {
+		l := strings.SplitN(c.Src, "/", 2)[0]
+		if per[l] == nil {
+			per[l] = map[string]bool{}
+		}
+		per[l][c.Src] = true
+	}
+	var out []string
+	for _, s := range append(sources, dividerSource) {
+		out = append(out, fmt.Sprintf("%s %d", s.lang, len(per[s.lang])))
+	}
+	return strings.Join(out, ", ")
 }
 
 func countFiles(cs []corpusCase) int {

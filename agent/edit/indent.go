@@ -1,140 +1,223 @@
 package edit
 
 import (
-	"fmt"
+	"regexp"
 	"strings"
 )
 
 const tabWidth = 4
 
-// indentRung matches a uniform indentation shift, reading a tab as tw
-// columns. The ladder tries tw = 4, then 8, then 2, each on its own: a model
-// that turned tabs into 8 spaces matches on the second, and every one of
-// them must still find exactly one place.
-func indentRung(tw int) rung {
-	name := "indentation"
-	if tw != tabWidth {
-		name = fmt.Sprintf("indentation (tab=%d)", tw)
-	}
-	return rung{
-		name:  name,
-		match: func(f, s []string) bool { return indentMatch(f, s, tw) },
-		fit:   func(f, s, r []string) []string { return reindent(f, s, r, tw) },
-	}
-}
-
 // width measures leading whitespace in columns (a tab is tw).
-func width(s string, tw int) (int, string) {
+func width(s string, tw int) int {
 	w := 0
-	for i, r := range s {
+	for _, r := range s {
 		switch r {
 		case ' ':
 			w++
 		case '\t':
 			w += tw
 		default:
-			return w, s[i:]
+			return w
 		}
 	}
-	return w, ""
+	return w
 }
 
 func indentOf(s string) string { return s[:len(s)-len(strings.TrimLeft(s, " \t"))] }
 
-// indentMatch: every non-blank line equal after its indentation, and the
-// indentation differs by the same number of columns on every line.
-func indentMatch(f, s []string, tw int) bool {
-	delta, set := 0, false
-	for i := range s {
-		fw, ft := width(trimRight(f[i]), tw)
-		sw, st := width(trimRight(s[i]), tw)
-		if ft != st {
-			return false
-		}
-		if ft == "" {
+// indentUnit is what one more level of indentation adds in this file: the
+// most common step between a line and a deeper next line ("\t", "  ",
+// "    "...). A file without such steps is assumed to use tabs if any line
+// starts with one, four spaces otherwise.
+func (d *doc) indentUnit() string {
+	if d.unit != "" {
+		return d.unit
+	}
+	counts := map[string]int{}
+	prev, tabbed := "", false
+	for _, l := range d.lines {
+		if strings.TrimSpace(l) == "" {
 			continue
 		}
-		if !set {
-			delta, set = fw-sw, true
-		} else if fw-sw != delta {
-			return false
+		ind := indentOf(l)
+		tabbed = tabbed || strings.HasPrefix(ind, "\t")
+		if len(ind) > len(prev) && strings.HasPrefix(ind, prev) {
+			if step := ind[len(prev):]; step == "\t" || strings.Trim(step, " ") == "" && len(step) <= 8 {
+				counts[step]++
+			}
+		}
+		prev = ind
+	}
+	best, n := "", 0
+	for step, c := range counts {
+		if c > n || c == n && len(step) < len(best) {
+			best, n = step, c
 		}
 	}
-	return set
+	switch {
+	case best != "":
+		d.unit = best
+	case tabbed:
+		d.unit = "\t"
+	default:
+		d.unit = "    "
+	}
+	return d.unit
 }
 
-// reindent writes the replacement in the file's indentation. A line the
-// model kept from SEARCH becomes the file line it matched, byte for byte; a
-// new line indented like some SEARCH line takes that line's indentation in
-// the file; any other line is shifted by the matched delta, in the file's
-// style (tabs if the matched lines use them).
-func reindent(f, s, r []string, tw int) []string {
-	kept, indents := keptLines(f, s), map[string]string{}
-	delta, set, tabs := 0, false, false
-	for i := range s {
-		tabs = tabs || strings.HasPrefix(f[i], "\t")
-		if strings.TrimSpace(s[i]) == "" {
+// modelUnit is the model's step of indentation in columns, read from its
+// own block: the most common increase between consecutive non-blank lines.
+func modelUnit(blocks [][]string, tw int, fallback int) int {
+	counts := map[int]int{}
+	for _, lines := range blocks {
+		prev := -1
+		for _, l := range lines {
+			if strings.TrimSpace(l) == "" {
+				continue
+			}
+			w := width(indentOf(l), tw)
+			if prev >= 0 && w > prev {
+				counts[w-prev]++
+			}
+			prev = w
+		}
+	}
+	best, n := fallback, 0
+	for step, c := range counts {
+		if c > n || c == n && step < best {
+			best, n = step, c
+		}
+	}
+	return max(best, 1)
+}
+
+// fitter rewrites a new REPLACE line for the file: on the lenient tiers its
+// indentation is re-expressed in levels of the file's own unit, counted from
+// the nearest SEARCH line the model indented no deeper.
+type fitter struct {
+	d       *doc
+	level   int
+	tw      int
+	search  []string
+	fileOf  []int
+	mUnit   int
+	fUnit   string
+	fUnitW  int
+	ready   bool
+	replace []string
+	// sameIndent: every matched line has the file's indentation byte for byte
+	sameIndent bool
+}
+
+func (f *fitter) init() {
+	if f.ready {
+		return
+	}
+	f.ready = true
+	f.fUnit = f.d.indentUnit()
+	f.fUnitW = max(width(f.fUnit, f.tw), 1)
+	f.mUnit = modelUnit([][]string{f.search, f.replace}, f.tw, f.fUnitW)
+	f.sameIndent = true
+	for i, s := range f.search {
+		if f.fileOf[i] >= 0 && strings.TrimSpace(s) != "" && indentOf(s) != indentOf(f.d.lines[f.fileOf[i]]) {
+			f.sameIndent = false
+		}
+	}
+}
+
+// fit returns the line to write for REPLACE line r; sub is the SEARCH line
+// it took the place of (-1 if none), whose file spacing it may inherit.
+func (f *fitter) fit(r string, sub int) string {
+	if f.level < levelIndent {
+		return r
+	}
+	text := strings.TrimLeft(r, " \t")
+	if trimRight(text) == "" {
+		return ""
+	}
+	f.init()
+	fl := ""
+	if sub >= 0 && f.fileOf[sub] >= 0 {
+		fl = f.d.lines[f.fileOf[sub]]
+		if f.level == levelAlignment {
+			text = respace(text, f.search[sub], fl)
+		}
+	}
+	w := width(indentOf(r), f.tw)
+	switch {
+	case f.sameIndent: // the model copied the file's indentation: its new lines are as it wrote them
+		return indentOf(r) + text
+	case fl != "" && width(indentOf(f.search[sub]), f.tw) == w: // indented as the line it replaces
+		return indentOf(fl) + text
+	}
+	return f.indent(w) + text
+}
+
+// indent is the file indentation for a model line indented w columns.
+func (f *fitter) indent(w int) string {
+	bestW, best := -1, ""
+	lowW, low := -1, ""
+	for i, s := range f.search {
+		if f.fileOf[i] < 0 || strings.TrimSpace(s) == "" {
 			continue
 		}
-		if _, ok := indents[indentOf(s[i])]; !ok {
-			indents[indentOf(s[i])] = indentOf(f[i])
+		sw, fi := width(indentOf(s), f.tw), indentOf(f.d.lines[f.fileOf[i]])
+		if sw <= w && sw > bestW {
+			bestW, best = sw, fi
 		}
-		if !set {
-			fw, _ := width(f[i], tw)
-			sw, _ := width(s[i], tw)
-			delta, set = fw-sw, true
-		}
-	}
-	out := make([]string, len(r))
-	for i, l := range r {
-		ind, text := indentOf(l), strings.TrimLeft(l, " \t")
-		fileIndent, ok := indents[ind]
-		switch k, isKept := kept[l]; {
-		case isKept:
-			out[i] = k
-		case text == "":
-			out[i] = ""
-		case ok:
-			out[i] = fileIndent + text
-		default:
-			w, _ := width(ind, tw)
-			out[i] = shifted(max(w+delta, 0), tw, tabs) + text
+		if lowW < 0 || sw < lowW {
+			lowW, low = sw, fi
 		}
 	}
-	return out
+	if bestW < 0 { // shallower than every SEARCH line: take levels off the shallowest
+		levels := (lowW - w + f.mUnit - 1) / f.mUnit
+		out := low
+		for ; levels > 0 && strings.HasSuffix(out, f.fUnit); levels-- {
+			out = out[:len(out)-len(f.fUnit)]
+		}
+		if levels > 0 {
+			return columns(max(width(low, f.tw)-(lowW-w), 0), f.tw, strings.Contains(low, "\t"))
+		}
+		return out
+	}
+	excess := w - bestW
+	return best + strings.Repeat(f.fUnit, excess/f.mUnit) + strings.Repeat(" ", excess%f.mUnit)
 }
 
-func shifted(w, tw int, tabs bool) string {
+func columns(w, tw int, tabs bool) string {
 	if tabs {
 		return strings.Repeat("\t", w/tw) + strings.Repeat(" ", w%tw)
 	}
 	return strings.Repeat(" ", w)
 }
 
-// keptLines maps each SEARCH line to the file line it matched (the first,
-// if SEARCH repeats a line).
-func keptLines(f, s []string) map[string]string {
-	m := make(map[string]string, len(s))
-	for i := range s {
-		if _, ok := m[s[i]]; !ok {
-			m[s[i]] = f[i]
-		}
-	}
-	return m
-}
+var blankRun = regexp.MustCompile(`[ \t]+`)
 
-// keepFileLines is the whitespace rung's fit: lines the model kept from
-// SEARCH are written as the file has them, so drifted trailing blanks and
-// CRs are not carried into the file; new lines are the model's.
-func keepFileLines(f, s, r []string) []string {
-	kept := keptLines(f, s)
-	out := make([]string, len(r))
-	for i, l := range r {
-		if k, ok := kept[l]; ok {
-			out[i] = k
-		} else {
-			out[i] = l
-		}
+// respace gives a changed line the file's inner spacing: each run of blanks
+// the model typed as in the SEARCH line it replaces, between words that
+// are still there, is written as the file has it (a renamed field stays
+// aligned as the file had it); from the first run that differs on, the
+// model's spacing stands.
+func respace(text, search, file string) string {
+	t, s, fl := strings.TrimSpace(text), strings.TrimSpace(search), strings.TrimSpace(file)
+	tr, sr, fr := blankRun.FindAllStringIndex(t, -1), blankRun.FindAllStringIndex(s, -1), blankRun.FindAllStringIndex(fl, -1)
+	if len(sr) != len(fr) {
+		return text
 	}
-	return out
+	tf, sf := strings.Fields(t), strings.Fields(s)
+	var b strings.Builder
+	last := 0
+	for i := 0; i < min(len(tr), len(sr)); i++ {
+		if t[tr[i][0]:tr[i][1]] != s[sr[i][0]:sr[i][1]] || tf[i] != sf[i] && tf[i+1] != sf[i+1] {
+			break
+		}
+		b.WriteString(t[last:tr[i][0]])
+		b.WriteString(fl[fr[i][0]:fr[i][1]])
+		last = tr[i][1]
+	}
+	if last == 0 {
+		return text
+	}
+	b.WriteString(t[last:])
+	return b.String() + text[len(strings.TrimRight(text, " \t")):]
 }

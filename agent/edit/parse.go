@@ -17,6 +17,18 @@ type Block struct {
 	Path    string
 	Search  string
 	Replace string
+	// Alts lists every reading of the block, the first being Search and
+	// Replace, when a content line looks like the ======= divider (a
+	// Markdown setext underline, a docstring rule). Apply uses a reading
+	// only if it is the only one whose SEARCH fits the file.
+	Alts []Split
+}
+
+// Split is one reading of a block: where its divider would be.
+type Split struct {
+	Divider int // 1-based line of the block (the SEARCH marker is line 0)
+	Search  string
+	Replace string
 }
 
 var (
@@ -55,11 +67,12 @@ func Parse(reply string) ([]Block, error) {
 		if path == "" {
 			return nil, parseError(n, "no file path on the line before <<<<<<< SEARCH")
 		}
-		div, end := -1, -1
+		var divs []int
+		end := -1
 		for j := i + 1; j < len(lines); j++ {
-			if div < 0 && dividerRE.MatchString(lines[j]) {
-				div = j
-			} else if div >= 0 && replaceRE.MatchString(lines[j]) {
+			if dividerRE.MatchString(lines[j]) {
+				divs = append(divs, j)
+			} else if len(divs) > 0 && replaceRE.MatchString(lines[j]) {
 				end = j
 				break
 			} else if searchRE.MatchString(lines[j]) {
@@ -67,12 +80,19 @@ func Parse(reply string) ([]Block, error) {
 			}
 		}
 		switch {
-		case div < 0:
+		case len(divs) == 0:
 			return nil, parseError(n, "missing ======= divider")
 		case end < 0:
 			return nil, parseError(n, "missing >>>>>>> REPLACE")
 		}
-		blocks = append(blocks, Block{Index: n, Path: path, Search: join(lines[i+1 : div]), Replace: join(lines[div+1 : end])})
+		b := Block{Index: n, Path: path, Search: join(lines[i+1 : divs[0]]), Replace: join(lines[divs[0]+1 : end])}
+		for _, d := range divs {
+			if len(divs) == 1 {
+				break
+			}
+			b.Alts = append(b.Alts, Split{Divider: d - i, Search: join(lines[i+1 : d]), Replace: join(lines[d+1 : end])})
+		}
+		blocks = append(blocks, b)
 		i = end
 	}
 	return blocks, nil
