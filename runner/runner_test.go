@@ -152,3 +152,22 @@ func TestHooks(t *testing.T) {
 		t.Fatalf("interventions %+v", list)
 	}
 }
+
+// Commits are authored as the App's bot user: the host carries its login
+// and user id (once asked of GitHub), so the e-mail is
+// <id>+<login>@users.noreply.github.com, not 0+….
+func TestHostIsTheAppsBot(t *testing.T) {
+	w := newWorld(t)
+	for range 2 {
+		h, err := w.hosts.Host(context.Background(), "acme/app", 7, 7, "", "main")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if h.BotLogin != fakegithub.BotLogin || h.BotID != fakegithub.BotUserID {
+			t.Fatalf("host bot %q %d", h.BotLogin, h.BotID)
+		}
+	}
+	if n := w.gh.CountCalls("GET", "/users/"); n != 1 {
+		t.Fatalf("bot user asked %d times", n)
+	}
+}
