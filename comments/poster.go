@@ -3,7 +3,6 @@ package comments
 import (
 	"context"
 	"fmt"
-	"strings"
 	"sync"
 
 	"github.com/google/go-github/v60/github"
@@ -179,9 +178,4 @@ func (p *Poster) PriorOutcomes(ctx context.Context, owner, repo string, n int) (
 // Reply posts a plain comment (refusals, notices).
 func (p *Poster) Reply(ctx context.Context, owner, repo string, n int, body string) error {
 	return p.upsert(ctx, owner, repo, n, nil, body)
-}
-
-// RenderRefusal is the short answer to a command from someone without permission.
-func RenderRefusal(user, command, reason string) string {
-	return fmt.Sprintf("@%s Sorry, `%s` needs write, maintain or admin permission on this repository (%s).", user, command, strings.TrimSpace(reason))
 }

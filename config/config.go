@@ -12,7 +12,8 @@ import (
 // and never printed.
 type Config struct {
 	Role           string `env:"WARDEN_ROLE" flag:"role" default:"all" help:"all (webhooks and worker in one process), web or worker"`
-	Addr           string `env:"WARDEN_ADDR" flag:"addr" default:":8080" help:"listen address"`
+	Addr           string `env:"WARDEN_ADDR" flag:"addr" default:":8080" help:"listen address of /webhooks, /healthz and /readyz"`
+	OpsAddr        string `env:"WARDEN_OPS_ADDR" flag:"ops-addr" default:"127.0.0.1:9090" help:"listen address of /metrics, /ui and /api/...; shared serves them on WARDEN_ADDR too"`
 	WebhookSecret  string `env:"WARDEN_WEBHOOK_SECRET" flag:"webhook-secret" secret:"true" help:"HMAC secret; serve refuses to start without it"`
 	AppID          int64  `env:"WARDEN_APP_ID" flag:"app-id" help:"GitHub App id"`
 	PrivateKeyPath string `env:"WARDEN_PRIVATE_KEY_PATH" flag:"private-key-path" help:"the App's PEM key, as a path"`

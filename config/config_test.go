@@ -37,6 +37,7 @@ func TestValidateNamesTheBadSetting(t *testing.T) {
 	}{
 		{map[string]string{}, "all", "WARDEN_WEBHOOK_SECRET"},
 		{map[string]string{"WARDEN_WEBHOOK_SECRET": "s", "WARDEN_CONCURRENCY": "0"}, "all", "WARDEN_CONCURRENCY"},
+		{map[string]string{"WARDEN_WEBHOOK_SECRET": "s", "WARDEN_ADDR": "127.0.0.1:9000", "WARDEN_OPS_ADDR": "127.0.0.1:9000"}, "all", "WARDEN_OPS_ADDR"},
 		{map[string]string{"WARDEN_WEBHOOK_SECRET": "s", "WARDEN_REDIS_URL": "mysql://x"}, "all", "WARDEN_REDIS_URL"},
 		{map[string]string{"WARDEN_WEBHOOK_SECRET": "s", "WARDEN_APP_ID": "12"}, "all", "WARDEN_PRIVATE_KEY_PATH"},
 		{map[string]string{"WARDEN_WEBHOOK_SECRET": "s", "WARDEN_PRIVATE_KEY_PATH": "/nonexistent.pem", "WARDEN_APP_ID": "1"}, "all", "WARDEN_PRIVATE_KEY_PATH"},

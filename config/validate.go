@@ -32,6 +32,12 @@ func (c *Config) Validate(role string) error {
 			}
 			return nil
 		},
+		func() error {
+			if c.OpsAddr == "" || c.OpsAddr == c.Addr {
+				return &Error{"WARDEN_OPS_ADDR", "must be an address other than WARDEN_ADDR, or shared to serve everything on WARDEN_ADDR"}
+			}
+			return nil
+		},
 		c.checkRedis,
 		c.checkApp,
 		c.checkAgent,

@@ -27,6 +27,7 @@ type App struct {
 	mu       sync.Mutex
 	installs map[int64]*installation
 	login    string
+	botID    int64
 }
 
 type installation struct {
@@ -120,4 +121,29 @@ func (a *App) BotLogin(ctx context.Context) (string, error) {
 	a.login = login
 	a.mu.Unlock()
 	return login, nil
+}
+
+// BotID is the user id of the App's bot account, from GET /users/<login>
+// through an installation (the App's JWT cannot read users), cached. With
+// the login it makes the commit e-mail <id>+<login>@users.noreply.github.com
+// that GitHub links to the App.
+func (a *App) BotID(ctx context.Context, installation int64) (int64, error) {
+	a.mu.Lock()
+	id := a.botID
+	a.mu.Unlock()
+	if id != 0 {
+		return id, nil
+	}
+	login, err := a.BotLogin(ctx)
+	if err != nil {
+		return 0, err
+	}
+	u, _, err := a.Client(installation).Users.Get(ctx, login)
+	if err != nil {
+		return 0, fmt.Errorf("get bot user %s: %w", login, err)
+	}
+	a.mu.Lock()
+	a.botID = u.GetID()
+	a.mu.Unlock()
+	return u.GetID(), nil
 }

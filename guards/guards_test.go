@@ -3,6 +3,7 @@ package guards
 import (
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -169,13 +170,9 @@ func TestSlugAndBranch(t *testing.T) {
 		if got := Slug(in); got != want {
 			t.Errorf("Slug(%q) = %q, want %q", in, got, want)
 		}
-		if b := BranchName("warden", 12, in); ValidBranch(b) != nil || len(Slug(in)) > 40 {
+		// git itself judges the name: every title makes a branch it accepts.
+		if b := BranchName("warden", 12, in); exec.Command("git", "check-ref-format", "--branch", b).Run() != nil || len(Slug(in)) > 40 {
 			t.Errorf("branch %q invalid", b)
-		}
-	}
-	for _, b := range []string{"a..b", "a b", "-x", "x.lock", "x/", "a@{b"} {
-		if ValidBranch(b) == nil {
-			t.Errorf("ValidBranch(%q) accepted", b)
 		}
 	}
 }

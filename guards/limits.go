@@ -9,11 +9,10 @@ import (
 
 // Limits are a mode's guard settings.
 type Limits struct {
-	MaxFiles         int
-	MaxLines         int
-	Protected        []string // doublestar globs
-	AllowTestChanges bool
-	MaxFileBytes     int64 // default 1 MiB
+	MaxFiles     int
+	MaxLines     int
+	Protected    []string // doublestar globs; tests allowed by evolution are simply not listed
+	MaxFileBytes int64    // default 1 MiB
 }
 
 // TruncationMinLines is the size from which a file may not lose more than half its lines.

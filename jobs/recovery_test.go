@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/alicebob/miniredis/v2"
+	"github.com/redis/go-redis/v9"
 	"github.com/warden-bot/warden/outcome"
 )
 
@@ -31,14 +33,43 @@ func TestLockContentionSpendsNoRetry(t *testing.T) {
 
 // asynq's recoverer hands back a task whose 30 s lease expired at least 30 s
 // ago; the lease is extended every 5 s, so a task comes back 55 s after its
-// worker died at the earliest. The dead worker's run lock, refreshed every
-// third of its TTL, must be gone by then.
+// worker died at the earliest. The dead worker's run lock must be gone by
+// then, while a live worker's lock, refreshed by Keep, never lapses.
 func TestCrashedRunLockExpiresBeforeLeaseRecovery(t *testing.T) {
 	const earliestRecovery = 25*time.Second + 30*time.Second
-	if RunLockTTL >= earliestRecovery {
-		t.Fatalf("RunLockTTL %s: a recovered task bounces off its dead worker's lock (recovery from %s)", RunLockTTL, earliestRecovery)
+	ctx := context.Background()
+	mr := miniredis.RunT(t)
+	rdb := redis.NewClient(&redis.Options{Addr: mr.Addr()})
+	locks := NewLocks(rdb, RunLockTTL)
+	if _, err := locks.Acquire(ctx, "acme/calc#9"); err != nil { // the worker dies holding it
+		t.Fatal(err)
 	}
-	if RunLockTTL/3 < time.Second {
-		t.Fatalf("RunLockTTL %s: refreshes every %s hammer Redis", RunLockTTL, RunLockTTL/3)
+	mr.FastForward(RunLockTTL / 3) // until its next refresh, had it lived
+	if _, err := locks.Acquire(ctx, "acme/calc#9"); !errors.Is(err, ErrLocked) {
+		t.Fatalf("the lock lapsed before its holder's next refresh: %v", err)
+	}
+	mr.FastForward(earliestRecovery - RunLockTTL/3)
+	if _, err := locks.Acquire(ctx, "acme/calc#9"); err != nil {
+		t.Fatalf("the recovered task bounces off its dead worker's lock (RunLockTTL %s, recovery from %s): %v", RunLockTTL, earliestRecovery, err)
+	}
+
+	// Keep, with a short TTL on a real Redis: the live holder keeps the lock
+	// for many TTLs; once it dies (no Release), the lock is gone within a TTL.
+	const ttl = 300 * time.Millisecond
+	short := NewLocks(testBackend(t).RDB, ttl)
+	lk, err := short.Acquire(ctx, "acme/calc#10")
+	if err != nil {
+		t.Fatal(err)
+	}
+	alive, crash := context.WithCancelCause(ctx)
+	go lk.Keep(alive, crash)
+	time.Sleep(4 * ttl)
+	if held, _ := short.Held(ctx, "acme/calc#10"); !held || alive.Err() != nil {
+		t.Fatalf("a live worker lost its lock: held %v, %v", held, context.Cause(alive))
+	}
+	crash(errors.New("worker killed"))
+	time.Sleep(2 * ttl)
+	if held, _ := short.Held(ctx, "acme/calc#10"); held {
+		t.Fatal("a dead worker's lock outlived its TTL")
 	}
 }

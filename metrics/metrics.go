@@ -41,7 +41,7 @@ func New() *Metrics {
 			Name: "warden_model_cost_usd_total", Help: "Model spend in US dollars.",
 		}),
 		SupervisorEvent: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "warden_supervisor_events_total", Help: "Supervisor events (restarts, stalls, breaker trips, pauses) by kind.",
+			Name: "warden_supervisor_events_total", Help: "Supervisor events (restarts, stalls, interventions, queue pauses) by kind.",
 		}, []string{"kind"}),
 		GitHubCalls: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "warden_github_requests_total", Help: "GitHub REST requests by method and status code.",

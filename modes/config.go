@@ -147,7 +147,7 @@ func (c Config) Policy(m Mode) Policy {
 		}
 		protected = append(protected, g)
 	}
-	p.Limits = guards.Limits{MaxFiles: ml.MaxFiles, MaxLines: ml.MaxLines, Protected: protected, AllowTestChanges: p.AllowTestChanges}
+	p.Limits = guards.Limits{MaxFiles: ml.MaxFiles, MaxLines: ml.MaxLines, Protected: protected}
 	return p
 }
 

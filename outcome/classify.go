@@ -107,9 +107,6 @@ func byMessage(msg string) Verdict {
 	return Verdict{Class: Transient, Fallback: true, Reason: "fallback"}
 }
 
-// IsTerminal reports whether an outcome ends the task for good.
-func IsTerminal(k Kind) bool { return k == Escalated }
-
 // Trim keeps a message to n bytes, dropping a rune cut in half.
 func Trim(s string, n int) string {
 	if len(s) <= n {

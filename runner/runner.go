@@ -22,6 +22,7 @@ type App interface {
 	Client(installation int64) *github.Client
 	Token(ctx context.Context, installation int64) (string, error)
 	BotLogin(ctx context.Context) (string, error)
+	BotID(ctx context.Context, installation int64) (int64, error)
 }
 
 // Hosts builds the GitHub host of one issue.
@@ -41,10 +42,14 @@ func (h *Hosts) Host(ctx context.Context, repo string, inst int64, issue int, cl
 	if err != nil {
 		return nil, err
 	}
+	botID, err := h.App.BotID(ctx, inst)
+	if err != nil {
+		return nil, err
+	}
 	client := h.App.Client(inst)
 	return &pipeline.GitHubHost{
 		Client: client, Owner: owner, Name: name, Number: issue, Prefix: h.Prefix,
-		BotLogin: login, CloneURL: cloneURL, Base: base,
+		BotLogin: login, BotID: botID, CloneURL: cloneURL, Base: base,
 		Poster: &comments.Poster{Client: client.Issues, BotLogin: login, Redactor: h.Redactor},
 		Token:  func(ctx context.Context) (string, error) { return h.App.Token(ctx, inst) },
 	}, nil

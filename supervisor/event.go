@@ -16,8 +16,6 @@ const (
 	EventStuck              EventKind = "stuck" // did not stop within its shutdown timeout
 	EventIntensityExceeded  EventKind = "intensity_exceeded"
 	EventNeedsIntervention  EventKind = "needs_intervention"
-	EventInterventionReset  EventKind = "intervention_reset"
-	EventBreakerTripped     EventKind = "breaker_tripped"
 	EventQueuePaused        EventKind = "queue_paused"
 	EventSupervisorStarted  EventKind = "supervisor_started"
 	EventSupervisorShutdown EventKind = "supervisor_shutdown"

@@ -187,7 +187,7 @@ func (h *harness) stop() error {
 
 func (h *harness) running(t *testing.T) []string {
 	t.Helper()
-	names, err := h.sup.Running(context.Background())
+	names, err := h.sup.running(context.Background())
 	if err != nil {
 		t.Fatalf("Running: %v", err)
 	}
@@ -199,4 +199,18 @@ func eq[T comparable](t *testing.T, what string, got, want []T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("%s = %v, want %v", what, got, want)
 	}
+}
+
+// running lists the names of the children running now, in start order;
+// only tests ask.
+func (s *Supervisor) running(ctx context.Context) ([]string, error) {
+	var names []string
+	err := s.call(ctx, func() {
+		for _, sl := range s.slots {
+			if sl.cur != nil {
+				names = append(names, sl.spec.Name)
+			}
+		}
+	})
+	return names, err
 }

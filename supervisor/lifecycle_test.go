@@ -178,7 +178,7 @@ func TestCallsOutsideRun(t *testing.T) {
 		if err := h.sup.StartChild(t.Context(), k.spec("w", Permanent)); !errors.Is(err, ErrNotRunning) {
 			t.Errorf("StartChild after Run = %v, want ErrNotRunning", err)
 		}
-		if _, err := h.sup.Running(t.Context()); !errors.Is(err, ErrNotRunning) {
+		if _, err := h.sup.running(t.Context()); !errors.Is(err, ErrNotRunning) {
 			t.Errorf("Running after Run = %v, want ErrNotRunning", err)
 		}
 	})

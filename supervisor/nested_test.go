@@ -103,7 +103,7 @@ func TestRunAgainStartsAfresh(t *testing.T) {
 			if err := sup.StartChild(t.Context(), k.spec("dyn", Permanent)); err != nil {
 				t.Fatalf("run %d: StartChild: %v", run, err)
 			}
-			if names, _ := sup.Running(t.Context()); len(names) != 2 {
+			if names, _ := sup.running(t.Context()); len(names) != 2 {
 				t.Errorf("run %d: running %v, want a and dyn", run, names)
 			}
 			k.exit("a", errBoom)

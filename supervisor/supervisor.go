@@ -118,19 +118,6 @@ func (s *Supervisor) StartChild(ctx context.Context, c ChildSpec) error {
 	})
 }
 
-// Running lists the names of the children running now, in start order.
-func (s *Supervisor) Running(ctx context.Context) ([]string, error) {
-	var names []string
-	err := s.call(ctx, func() {
-		for _, sl := range s.slots {
-			if sl.cur != nil {
-				names = append(names, sl.spec.Name)
-			}
-		}
-	})
-	return names, err
-}
-
 func (s *Supervisor) call(ctx context.Context, fn func()) error {
 	if ctx.Err() != nil { // not left to select's random choice against a ready Run
 		return context.Cause(ctx)

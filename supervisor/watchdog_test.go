@@ -131,10 +131,42 @@ func TestSignalsKeepChildAlive(t *testing.T) {
 	}
 }
 
+// Beat and Progress are called from agent code that may run unsupervised
+// (bot run, tests): outside a child they do nothing; inside one they never
+// block the child, however long its watchdog takes to read.
 func TestSignalsOutsideChildAreNoOps(t *testing.T) {
-	for _, ctx := range []context.Context{context.Background(), t.Context()} {
-		Beat(ctx)
-		Progress(ctx)
+	returnsAtOnce := func(what string, fn func()) {
+		t.Helper()
+		done := make(chan any, 1)
+		go func() {
+			defer func() { done <- recover() }()
+			fn()
+		}()
+		select {
+		case p := <-done:
+			if p != nil {
+				t.Fatalf("%s: panicked: %v", what, p)
+			}
+		case <-time.After(2 * time.Second):
+			t.Fatalf("%s: blocked", what)
+		}
+	}
+	returnsAtOnce("outside a child", func() {
+		for _, ctx := range []context.Context{context.Background(), t.Context(), context.WithValue(t.Context(), beatsKey{}, "not beats")} {
+			Beat(ctx)
+			Progress(ctx)
+		}
+	})
+	b := &beats{beat: make(chan struct{}, 1), progress: make(chan struct{}, 1)}
+	ctx := context.WithValue(t.Context(), beatsKey{}, b)
+	returnsAtOnce("inside a child nobody reads", func() {
+		for range 3 {
+			Beat(ctx)
+			Progress(ctx)
+		}
+	})
+	if len(b.beat) != 1 || len(b.progress) != 1 {
+		t.Fatalf("signals lost: %d beats, %d progress", len(b.beat), len(b.progress))
 	}
 }
 

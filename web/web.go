@@ -20,8 +20,20 @@ type pinger interface {
 	Ping(ctx context.Context) error
 }
 
+// Surface is the part of the HTTP surface one listener serves.
+type Surface int
+
+const (
+	All    Surface = iota // everything on one address (WARDEN_OPS_ADDR=shared)
+	Public                // /webhooks, /healthz, /readyz: what GitHub and probes reach
+	Ops                   // /metrics, /ui, /api: the operator's, on loopback by default
+)
+
+func (s Surface) String() string { return [...]string{"all", "public", "ops"}[s] }
+
 // Options are the pieces the HTTP surface serves.
 type Options struct {
+	Surface    Surface
 	Webhooks   echo.HandlerFunc // nil on a worker-only process
 	Redis      pinger
 	Registry   *prometheus.Registry
@@ -38,6 +50,17 @@ func New(o Options) *echo.Echo {
 	// Every request gets an id (or keeps the caller's X-Request-ID), echoed in
 	// the response and logged with the delivery id by the access log and handlers.
 	e.Use(middleware.RequestID(), requestLog(o.Log))
+	if o.Surface != Ops {
+		publicRoutes(e, o)
+	}
+	if o.Surface != Public {
+		opsRoutes(e, o)
+	}
+	return e
+}
+
+// publicRoutes are the webhook endpoint and the probes.
+func publicRoutes(e *echo.Echo, o Options) {
 	if o.Webhooks != nil {
 		e.POST("/webhooks", o.Webhooks)
 	}
@@ -50,6 +73,10 @@ func New(o Options) *echo.Echo {
 		}
 		return c.JSON(http.StatusOK, map[string]string{"status": "ready"})
 	})
+}
+
+// opsRoutes are the metrics and, with a password, the operator routes.
+func opsRoutes(e *echo.Echo, o Options) {
 	e.GET("/metrics", echo.WrapHandler(promhttp.HandlerFor(o.Registry, promhttp.HandlerOpts{})))
 	// Auth sits on /api and /ui only: a group without a prefix would answer
 	// 401 instead of 404 for every unknown path.
@@ -63,7 +90,6 @@ func New(o Options) *echo.Echo {
 			e.GET("/ui/", statusPage(o.Status), auth)
 		}
 	}
-	return e
 }
 
 // basicAuth guards the operator routes; any user name, the configured password.

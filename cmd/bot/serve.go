@@ -76,13 +76,7 @@ func serveWith(ctx context.Context, cfg *config.Config, log *slog.Logger) error 
 			return err
 		}
 	}
-	e := a.echo()
-	go func() {
-		log.Info("warden listening", "addr", cfg.Addr, "role", cfg.Role, "version", version)
-		if err := e.Start(cfg.Addr); err != nil && !errors.Is(err, http.ErrServerClosed) {
-			errc <- fmt.Errorf("http server: %w", err)
-		}
-	}()
+	servers := a.listen(errc)
 	select {
 	case <-ctx.Done():
 		log.Info("shutting down: no new work is accepted; running tasks get the shutdown timeout", "timeout", cfg.ShutdownTimeout)
@@ -90,7 +84,9 @@ func serveWith(ctx context.Context, cfg *config.Config, log *slog.Logger) error 
 	}
 	shutCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	_ = e.Shutdown(shutCtx)
+	for _, e := range servers {
+		_ = e.Shutdown(shutCtx)
+	}
 	if srv != nil {
 		srv.Shutdown() // waits up to ShutdownTimeout, then requeues what still runs
 	}
@@ -123,9 +119,30 @@ func (a *app) close() {
 	_ = a.backend.Close()
 }
 
-func (a *app) echo() *echo.Echo {
+// listen serves the public routes on WARDEN_ADDR and the operator's on
+// WARDEN_OPS_ADDR, or everything on WARDEN_ADDR when that is "shared".
+func (a *app) listen(errc chan<- error) []*echo.Echo {
+	surfaces := map[string]web.Surface{a.cfg.Addr: web.Public, a.cfg.OpsAddr: web.Ops}
+	if a.cfg.OpsAddr == "shared" {
+		surfaces = map[string]web.Surface{a.cfg.Addr: web.All}
+	}
+	var out []*echo.Echo
+	for addr, surface := range surfaces {
+		e := a.echo(surface)
+		out = append(out, e)
+		go func() {
+			a.log.Info("warden listening", "addr", addr, "surface", surface.String(), "role", a.cfg.Role, "version", version)
+			if err := e.Start(addr); err != nil && !errors.Is(err, http.ErrServerClosed) {
+				errc <- fmt.Errorf("http server %s: %w", addr, err)
+			}
+		}()
+	}
+	return out
+}
+
+func (a *app) echo(surface web.Surface) *echo.Echo {
 	api := &operator.API{Queue: a.queue, RDB: a.backend.RDB, Version: version}
-	opts := web.Options{Redis: a.backend, Registry: a.metrics.Registry, UIPassword: a.cfg.UIPassword, Log: a.log, Operator: api.Routes, Status: api.Status}
+	opts := web.Options{Surface: surface, Redis: a.backend, Registry: a.metrics.Registry, UIPassword: a.cfg.UIPassword, Log: a.log, Operator: api.Routes, Status: api.Status}
 	if a.cfg.Role != "worker" {
 		opts.Webhooks = a.webhookHandler().ServeHTTP
 	}

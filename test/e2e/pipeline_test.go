@@ -3,6 +3,7 @@ package e2e
 import (
 	"io"
 	"net/http"
+	"os/exec"
 	"regexp"
 	"strings"
 	"testing"
@@ -35,6 +36,11 @@ func TestHappyPathOpensOnePR(t *testing.T) {
 	}
 	if got := gitfixture.ReadFile(t, w.Bare, pr.Head, "calc/calc.go"); !strings.Contains(got, "return a + b") {
 		t.Fatalf("branch does not hold the fix:\n%s", got)
+	}
+	// The commit is the App's bot user's, so GitHub links it to the App.
+	author, err := exec.Command("git", "-C", w.Bare, "log", "-1", "--format=%an <%ae>", pr.Head).Output()
+	if want := "warden-test[bot] <41990001+warden-test[bot]@users.noreply.github.com>"; err != nil || strings.TrimSpace(string(author)) != want {
+		t.Errorf("commit author %q (%v), want %q", author, err, want)
 	}
 	status := w.CommentWith(7, "<!-- warden:status -->")
 	for _, stage := range []string{"Plan", "Implement", "Test", "Security", "Review", "Release"} {

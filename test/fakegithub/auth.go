@@ -64,6 +64,18 @@ func (s *Server) getApp(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, 200, map[string]any{"id": s.appID, "slug": "warden-test", "name": "Warden Test", "owner": map[string]any{"login": "acme"}})
 }
 
+// BotUserID is the user id of the App's bot account (BotLogin).
+const BotUserID = 41990001
+
+// getUser answers for the App's bot account only.
+func (s *Server) getUser(w http.ResponseWriter, r *http.Request) {
+	if r.PathValue("user") != BotLogin {
+		notFound(w)
+		return
+	}
+	writeJSON(w, 200, map[string]any{"login": BotLogin, "id": BotUserID, "type": "Bot"})
+}
+
 func (s *Server) accessToken(w http.ResponseWriter, r *http.Request) {
 	id, _ := strconv.ParseInt(r.PathValue("id"), 10, 64)
 	s.mu.Lock()

@@ -13,6 +13,7 @@ func (s *Server) routes() http.Handler {
 	m.HandleFunc("GET /app", s.getApp)
 	m.HandleFunc("POST /app/installations/{id}/access_tokens", s.accessToken)
 	m.HandleFunc("POST /app-manifests/{code}/conversions", s.conversion)
+	m.HandleFunc("GET /users/{user}", s.getUser)
 	m.HandleFunc("GET /repos/{owner}/{repo}", s.repo(s.getRepo))
 	m.HandleFunc("GET /repos/{owner}/{repo}/issues/{n}", s.repo(s.getIssue))
 	m.HandleFunc("PATCH /repos/{owner}/{repo}/issues/{n}", s.repo(s.editIssue))

@@ -114,7 +114,8 @@ func launch(t testing.TB, bin string, env map[string]string, args []string) *Bot
 	addr := FreeAddr(t)
 	b := &Bot{t: t, url: "http://" + addr, done: make(chan struct{})}
 	b.cmd = exec.Command(bin, append([]string{"serve"}, args...)...)
-	b.cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME"), "WARDEN_ADDR=" + addr}
+	// One address for everything unless a test sets WARDEN_OPS_ADDR (env wins: exec keeps the last value).
+	b.cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME"), "WARDEN_ADDR=" + addr, "WARDEN_OPS_ADDR=shared"}
 	for _, k := range []string{"GOCACHE", "GOPATH", "GOMODCACHE", "GOFLAGS", "GOROOT", "GOPROXY"} {
 		if v, ok := os.LookupEnv(k); ok {
 			b.cmd.Env = append(b.cmd.Env, k+"="+v)
