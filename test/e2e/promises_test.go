@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"net/http"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -31,5 +32,30 @@ func TestHollowVerdictEndsTheAttemptWithoutAPR(t *testing.T) {
 	}
 	if n := len(w.GH.Pulls(repo)); n != 0 {
 		t.Errorf("PRs = %d after a hollow verdict, want 0", n)
+	}
+}
+
+// An issue's branch is named once: after its title is edited, `/warden
+// retry` updates the same branch and PR (issue 17: the branch followed the
+// title, so the retry opened a second PR and left the first one open).
+func TestEditedTitleKeepsTheBranchAndPR(t *testing.T) {
+	w := newWorld(t, calcRepo())
+	w.Model.Script(happyScript)
+	w.Label(81, "Add returns the difference", "calc.Add(2, 3) returns -1.", "warden:maintenance", "alice")
+	first := w.OutcomeOf(81, 90*time.Second)
+	if first.Outcome != outcome.Completed || first.PR == 0 {
+		t.Fatalf("first record = %+v", first)
+	}
+	branch := w.Pull().Head
+	w.GH.SetTitle(repo, 81, "calc: Add must add, not subtract")
+	// The first task is done once a retry would queue again.
+	w.Eventually(30*time.Second, func() bool { return w.Comment(81, "/warden retry", "alice") == http.StatusAccepted }, "the retry was never queued")
+	w.Eventually(90*time.Second, func() bool { return len(w.Records(81)) >= 2 }, "the retry did not finish")
+	prs := w.GH.Pulls(repo)
+	if len(prs) != 1 || prs[0].Head != branch || prs[0].State != "open" {
+		t.Fatalf("after the retry: PRs %+v, want only #%d on %s", prs, first.PR, branch)
+	}
+	if rs := w.Records(81); rs[len(rs)-1].PR != first.PR || rs[len(rs)-1].Branch != branch {
+		t.Fatalf("retry record = %+v, want PR #%d on %s", rs[len(rs)-1], first.PR, branch)
 	}
 }
