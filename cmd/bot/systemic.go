@@ -52,8 +52,8 @@ func (s *systemic) onTerminal(ctx context.Context, t pipeline.Task, rec outcome.
 	if !v.Tripped {
 		return
 	}
-	if err := s.a.queue.Pause(ctx); err != nil {
-		s.a.log.Error("queue not paused after systemic failures", "err", err)
+	if err := s.a.queue.Pause(ctx, t.Installation); err != nil {
+		s.a.log.Error("installation not paused after systemic failures", "installation", t.Installation, "err", err)
 	}
 	s.sink.supervisor(t, supervisor.Event{Time: time.Now(), Kind: supervisor.EventQueuePaused, Supervisor: "application",
 		Err: fmt.Errorf("%d tasks failed for good within 5 minutes", len(v.Recent))})
