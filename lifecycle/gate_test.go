@@ -81,6 +81,9 @@ func TestMergeGate(t *testing.T) {
 		{name: "green check event for an old head", sha: "0000000000000000000000000000000000000001", setup: func(g *gateGH) {
 			g.run("ci", "completed", "success")
 		}},
+		{name: "a status event, the PR on the second page of open PRs", action: "status", merged: true, setup: func(g *gateGH) {
+			g.status("ci/circleci", "success", "circleci")
+		}},
 		{name: "synchronize after Warden's push, before CI registers", action: "sync", note: "no CI has reported on this head", setup: func(g *gateGH) {
 			g.status("warden/mode", "success", gateBot)
 		}},
@@ -98,7 +101,11 @@ func TestMergeGate(t *testing.T) {
 			if tc.sha != "" {
 				sha = tc.sha
 			}
-			err := g.lifecycle().PR(context.Background(), jobs.PRPayload{Repo: gateRepo, Installation: 1, PR: 3, SHA: sha, Action: action})
+			pr := 3
+			if action == "status" {
+				pr = 0 // a status event names a commit, not a PR
+			}
+			err := g.lifecycle().PR(context.Background(), jobs.PRPayload{Repo: gateRepo, Installation: 1, PR: pr, SHA: sha, Action: action})
 			if err != nil {
 				t.Fatal(err)
 			}

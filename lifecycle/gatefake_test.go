@@ -137,6 +137,12 @@ func (g *gateGH) serve(w http.ResponseWriter, r *http.Request) {
 	g.paths = append(g.paths, r.Method+" "+path)
 	commit := "/commits/" + url.PathEscape(gateHead)
 	switch {
+	case r.Method == "GET" && path == "/pulls":
+		var open []any
+		for i := range 120 { // other open PRs first: Warden's is on the second page
+			open = append(open, map[string]any{"number": 100 + i, "head": map[string]any{"ref": fmt.Sprintf("feature-%d", i), "sha": fmt.Sprintf("%040d", i)}})
+		}
+		g.page(w, r, append(open, g.pull), "")
 	case r.Method == "GET" && path == "/pulls/3":
 		writeGate(w, 200, g.pull)
 	case r.Method == "GET" && strings.HasPrefix(path, "/contents/"):

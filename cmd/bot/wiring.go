@@ -53,6 +53,9 @@ func (a *app) newPipeline(ws *workspace.Manager) (*pipeline.Pipeline, error) {
 			if err := history.Append(ctx, t.Repo, t.Issue, rec); err != nil {
 				a.log.Warn("history not recorded", "err", err)
 			}
+			if err := lifecycle.Released(ctx, a.queue, t, rec); err != nil {
+				a.log.Warn("released PR not queued for evaluation", "err", err)
+			}
 			if rec.Outcome != outcome.Blocked {
 				return
 			}
