@@ -54,7 +54,9 @@ func (w *world) evaluations(sha string) int {
 func TestMaintenancePRMergesOnlyOnGreen(t *testing.T) {
 	w := withOpenPR(t, 70, "maintenance")
 	first := w.Pull()
-	w.Eventually(30*time.Second, func() bool { return strings.Contains(w.CommentWith(70, "<!-- warden:status -->"), "no CI has reported on this head") },
+	w.Eventually(30*time.Second, func() bool {
+		return strings.Contains(w.CommentWith(70, "<!-- warden:status -->"), "no CI has reported on this head")
+	},
 		"the status comment does not say why the PR waits without CI")
 	w.CheckRun(first, "failure")
 	w.Eventually(30*time.Second, func() bool { return strings.Contains(strings.Join(w.BotComments(70), "\n"), "CI failed on PR #") },
