@@ -35,11 +35,13 @@ func (l *Lifecycle) maybeMerge(ctx context.Context, c *github.Client, x *pr, log
 	switch v {
 	case waiting:
 		log.Info("not merging yet", "why", why)
-		if why == noCI {
-			return l.mergeNote(ctx, c, x, "PR #"+fmt.Sprint(x.GetNumber())+" is not merged: "+why+".")
-		}
-		return nil
+		// Whatever holds the merge back (no CI, a suite that never started)
+		// is visible on the issue, not only in the log.
+		return l.mergeNote(ctx, c, x, fmt.Sprintf("PR #%d is not merged yet: %s.", x.GetNumber(), why))
 	case red:
+		if err := l.mergeNote(ctx, c, x, fmt.Sprintf("PR #%d is not merged: %s.", x.GetNumber(), why)); err != nil {
+			log.Warn("merge note not written", "err", err)
+		}
 		return l.checksFailed(ctx, c, x, why, log)
 	}
 	_, _, err = c.PullRequests.Merge(ctx, x.owner, x.name, x.GetNumber(), "", &github.PullRequestOptions{MergeMethod: "squash", SHA: x.GetHead().GetSHA()})
