@@ -26,3 +26,14 @@ func Slug(title string) string {
 func BranchName(prefix string, issue int, title string) string {
 	return fmt.Sprintf("%s/%d-%s", prefix, issue, Slug(title))
 }
+
+var refBad = regexp.MustCompile(`(\.\.|@\{|[\x00-\x20\x7f~^:?*\[\\]|//|/\.|\.lock$|\.$|^/|/$|^-)`)
+
+// ValidBranch applies git's ref-name rules. A branch name recorded in an
+// outcome record comes back from Redis, so it is checked before it is used.
+func ValidBranch(name string) error {
+	if name == "" || name == "@" || refBad.MatchString(name) || strings.HasPrefix(name, ".") {
+		return &Violation{Rule: "branch_name", Path: name, Detail: "not a valid git branch name"}
+	}
+	return nil
+}

@@ -142,23 +142,6 @@ func (q *Queue) Cancel(ctx context.Context, repo string, issue int) (CancelResul
 	return NothingToCancel, nil
 }
 
-// Pause stops workers from taking pipelines (status updates keep flowing), after
-// systemic failures; Resume lifts it.
-func (q *Queue) Pause(ctx context.Context) error {
-	if err := q.inspector.PauseQueue(QueueDefault); err != nil && !isQueueState(err) {
-		return fmt.Errorf("pause queue: %w", err)
-	}
-	return nil
-}
-
-// Resume unpauses the pipeline queue.
-func (q *Queue) Resume(ctx context.Context) error {
-	if err := q.inspector.UnpauseQueue(QueueDefault); err != nil && !isQueueState(err) {
-		return fmt.Errorf("resume queue: %w", err)
-	}
-	return q.flags.rdb.Del(ctx, systemicKey).Err()
-}
-
 // isQueueState is asynq's answer when the queue is already (un)paused or has
 // never been used; neither is a failure.
 func isQueueState(err error) bool {

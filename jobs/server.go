@@ -49,7 +49,8 @@ func NewServer(b *Backend, o ServerOptions) *asynq.Server {
 // and must wait, not fail: counted, the bounces after one crash spent most
 // of the budget and a second crash archived the task, leaving the issue
 // "running" for good with no outcome.
-func isFailure(err error) bool { return !errors.Is(err, ErrLocked) }
+// A run of a paused installation waits the same way.
+func isFailure(err error) bool { return !errors.Is(err, ErrLocked) && !errors.Is(err, ErrPaused) }
 
 // retryDelay backs off asynq-level retries: 10 s, 20 s, 40 s … ≤ 10 min.
 func retryDelay(n int, _ error, _ *asynq.Task) time.Duration {

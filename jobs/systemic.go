@@ -12,8 +12,8 @@ import (
 	"github.com/warden-bot/warden/supervisor"
 )
 
-// systemicKey holds recent terminal failures (a sorted set by time);
-// Queue.Resume deletes it, so a resumed queue starts counting afresh.
+// systemicKey prefixes each installation's recent terminal failures (a
+// sorted set by time, see systemicKeyOf); Queue.Resume deletes its own.
 const systemicKey = keyPrefix + "systemic"
 
 // FailureLog is the systemic detector's Redis store, shared by every worker.
@@ -29,11 +29,12 @@ func (l *FailureLog) Record(ctx context.Context, f supervisor.Failure, since tim
 		return nil, err
 	}
 	var rng *redis.StringSliceCmd
+	key := systemicKeyOf(f.Scope)
 	_, err = l.rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
-		p.ZAdd(ctx, systemicKey, redis.Z{Score: float64(f.At.UnixMilli()), Member: b})
-		p.ZRemRangeByScore(ctx, systemicKey, "-inf", "("+strconv.FormatInt(since.UnixMilli(), 10))
-		p.Expire(ctx, systemicKey, 24*time.Hour)
-		rng = p.ZRange(ctx, systemicKey, 0, -1)
+		p.ZAdd(ctx, key, redis.Z{Score: float64(f.At.UnixMilli()), Member: b})
+		p.ZRemRangeByScore(ctx, key, "-inf", "("+strconv.FormatInt(since.UnixMilli(), 10))
+		p.Expire(ctx, key, 24*time.Hour)
+		rng = p.ZRange(ctx, key, 0, -1)
 		return nil
 	})
 	if err != nil {

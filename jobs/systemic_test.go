@@ -25,7 +25,7 @@ func TestFailureLogKeepsTheWindowAndResumeForgets(t *testing.T) {
 	}
 	q := NewQueue(b)
 	defer q.Close()
-	if err := q.Resume(ctx); err != nil {
+	if err := q.Resume(ctx, 0); err != nil {
 		t.Fatal(err)
 	}
 	got, _ = l.Record(ctx, supervisor.Failure{Task: "a#3", At: now}, now.Add(-5*time.Minute))

@@ -107,6 +107,12 @@ func (w *Worker) HandleRun(ctx context.Context, t *asynq.Task) error {
 		log.Info("task canceled before it started")
 		return fmt.Errorf("%s canceled: %w", p.Key(), asynq.RevokeTask)
 	}
+	if paused, err := w.Flags.Paused(ctx, p.Installation); err != nil {
+		return err
+	} else if paused {
+		log.Info("installation paused after systemic failures; the run waits for /warden resume")
+		return fmt.Errorf("run %s: %w", p.Key(), ErrPaused)
+	}
 	lock, err := w.Locks.Acquire(ctx, p.Key())
 	if err != nil {
 		// Another worker runs this issue (a crashed task's copy, a deferral): try later.

@@ -32,9 +32,9 @@ func (l *Lifecycle) approver(ctx context.Context, c *github.Client, x *pr) (stri
 	if err != nil {
 		return "", err
 	}
-	reviews, _, err := c.PullRequests.ListReviews(ctx, x.owner, x.name, x.GetNumber(), &github.ListOptions{PerPage: 100})
+	reviews, err := allReviews(ctx, c, x)
 	if err != nil {
-		return "", fmt.Errorf("list reviews of %s/%s#%d: %w", x.owner, x.name, x.GetNumber(), err)
+		return "", err
 	}
 	latest := map[string]*github.PullRequestReview{}
 	for _, r := range reviews {
@@ -58,4 +58,22 @@ func (l *Lifecycle) approver(ctx context.Context, c *github.Client, x *pr) (stri
 		}
 	}
 	return "", nil
+}
+
+// allReviews lists the PR's reviews across every page, oldest first: the
+// newest decide, and a PR with more than 100 has them past the first page.
+func allReviews(ctx context.Context, c *github.Client, x *pr) ([]*github.PullRequestReview, error) {
+	var out []*github.PullRequestReview
+	opts := &github.ListOptions{PerPage: 100}
+	for range maxPages {
+		got, resp, err := c.PullRequests.ListReviews(ctx, x.owner, x.name, x.GetNumber(), opts)
+		if err != nil {
+			return nil, fmt.Errorf("list reviews of %s/%s#%d: %w", x.owner, x.name, x.GetNumber(), err)
+		}
+		out = append(out, got...)
+		if opts.Page = resp.NextPage; opts.Page == 0 {
+			return out, nil
+		}
+	}
+	return out, nil
 }

@@ -89,14 +89,20 @@ func (l *Lifecycle) prsFor(ctx context.Context, c *github.Client, p jobs.PRPaylo
 		return []int{p.PR}, nil
 	}
 	owner, name, _ := strings.Cut(p.Repo, "/")
-	list, _, err := c.PullRequests.List(ctx, owner, name, &github.PullRequestListOptions{State: "open", ListOptions: github.ListOptions{PerPage: 100}})
-	if err != nil {
-		return nil, fmt.Errorf("list PRs %s: %w", p.Repo, err)
-	}
+	opts := &github.PullRequestListOptions{State: "open", ListOptions: github.ListOptions{PerPage: 100}}
 	var out []int
-	for _, x := range list {
-		if x.GetHead().GetSHA() == p.SHA && strings.HasPrefix(x.GetHead().GetRef(), l.Prefix+"/") {
-			out = append(out, x.GetNumber())
+	for range maxPages { // a busy repository has more than 100 open PRs
+		list, resp, err := c.PullRequests.List(ctx, owner, name, opts)
+		if err != nil {
+			return nil, fmt.Errorf("list PRs %s: %w", p.Repo, err)
+		}
+		for _, x := range list {
+			if x.GetHead().GetSHA() == p.SHA && strings.HasPrefix(x.GetHead().GetRef(), l.Prefix+"/") {
+				out = append(out, x.GetNumber())
+			}
+		}
+		if opts.Page = resp.NextPage; opts.Page == 0 {
+			break
 		}
 	}
 	return out, nil

@@ -13,49 +13,6 @@ import (
 	"github.com/warden-bot/warden/pipeline"
 )
 
-// verdict of a head's checks.
-type verdict int
-
-const (
-	green verdict = iota
-	waiting
-	red
-)
-
-// headChecks reads every check run and commit status on the head: any still
-// running is waiting, any that failed is red, and only then green.
-func headChecks(ctx context.Context, c *github.Client, x *pr) (verdict, string, error) {
-	sha := x.GetHead().GetSHA()
-	runs, _, err := c.Checks.ListCheckRunsForRef(ctx, x.owner, x.name, sha, &github.ListCheckRunsOptions{ListOptions: github.ListOptions{PerPage: 100}})
-	if err != nil {
-		return waiting, "", fmt.Errorf("check runs of %s: %w", sha, err)
-	}
-	v, why := green, ""
-	for _, r := range runs.CheckRuns {
-		switch {
-		case r.GetStatus() != "completed":
-			v, why = max(v, waiting), r.GetName()+" is "+r.GetStatus()
-		case !okConclusion(r.GetConclusion()):
-			return red, fmt.Sprintf("check run %q concluded %s", r.GetName(), r.GetConclusion()), nil
-		}
-	}
-	st, _, err := c.Repositories.GetCombinedStatus(ctx, x.owner, x.name, sha, nil)
-	if err != nil {
-		return waiting, "", fmt.Errorf("statuses of %s: %w", sha, err)
-	}
-	for _, s := range st.Statuses {
-		switch s.GetState() {
-		case "pending":
-			v, why = max(v, waiting), s.GetContext()+" is pending"
-		case "failure", "error":
-			return red, fmt.Sprintf("status %q is %s: %s", s.GetContext(), s.GetState(), s.GetDescription()), nil
-		}
-	}
-	return v, why, nil
-}
-
-func okConclusion(c string) bool { return c == "success" || c == "neutral" || c == "skipped" }
-
 // maybeMerge squash-merges a maintenance PR whose head is green, passing the
 // head SHA so a push that raced the check cannot be merged unchecked.
 func (l *Lifecycle) maybeMerge(ctx context.Context, c *github.Client, x *pr, log *slog.Logger) error {
@@ -67,15 +24,24 @@ func (l *Lifecycle) maybeMerge(ctx context.Context, c *github.Client, x *pr, log
 		log.Info("auto_merge is off; leaving the PR for a maintainer")
 		return nil
 	}
-	v, why, err := headChecks(ctx, c, x)
+	bot, err := l.App.BotLogin(ctx)
+	if err != nil {
+		return err
+	}
+	v, why, err := headChecks(ctx, c, x, bot)
 	if err != nil {
 		return err
 	}
 	switch v {
 	case waiting:
-		log.Info("checks still running; not merging yet", "why", why)
-		return nil
+		log.Info("not merging yet", "why", why)
+		// Whatever holds the merge back (no CI, a suite that never started)
+		// is visible on the issue, not only in the log.
+		return l.mergeNote(ctx, c, x, fmt.Sprintf("PR #%d is not merged yet: %s.", x.GetNumber(), why))
 	case red:
+		if err := l.mergeNote(ctx, c, x, fmt.Sprintf("PR #%d is not merged: %s.", x.GetNumber(), why)); err != nil {
+			log.Warn("merge note not written", "err", err)
+		}
 		return l.checksFailed(ctx, c, x, why, log)
 	}
 	_, _, err = c.PullRequests.Merge(ctx, x.owner, x.name, x.GetNumber(), "", &github.PullRequestOptions{MergeMethod: "squash", SHA: x.GetHead().GetSHA()})
@@ -92,6 +58,9 @@ func (l *Lifecycle) maybeMerge(ctx context.Context, c *github.Client, x *pr, log
 	h, err := l.issueHost(ctx, c, x)
 	if err != nil {
 		return err
+	}
+	if err := h.Poster.StatusNote(ctx, x.owner, x.name, x.issue, ""); err != nil {
+		log.Warn("merge note not cleared", "err", err)
 	}
 	return h.State(ctx, pipeline.StateCompleted)
 }
@@ -152,4 +121,14 @@ func repoConfig(ctx context.Context, c *github.Client, x *pr) (modes.Config, err
 		return modes.Config{}, fmt.Errorf("invalid .github/warden.yml: %w", err)
 	}
 	return cfg, nil
+}
+
+// mergeNote says in the issue's status comment why its PR is not merged
+// ("" clears it).
+func (l *Lifecycle) mergeNote(ctx context.Context, c *github.Client, x *pr, note string) error {
+	h, err := l.issueHost(ctx, c, x)
+	if err != nil {
+		return err
+	}
+	return h.Poster.StatusNote(ctx, x.owner, x.name, x.issue, note)
 }

@@ -26,11 +26,21 @@ func (l *Lifecycle) PR(ctx context.Context, p jobs.PRPayload) error {
 			continue
 		}
 		x.installation = p.Installation
+		if stale(p, x) {
+			l.Log.Info("check event for an old head; ignored", "repo", p.Repo, "pr", n, "sha", p.SHA, "head", x.GetHead().GetSHA())
+			continue
+		}
 		if err := l.evaluate(ctx, c, x, p); err != nil {
 			return fmt.Errorf("evaluate %s#%d: %w", p.Repo, n, err)
 		}
 	}
 	return nil
+}
+
+// stale reports a check or status event about a head the PR has left: only
+// the current head's CI may merge it.
+func stale(p jobs.PRPayload, x *pr) bool {
+	return (p.Action == "checks" || p.Action == "status") && p.SHA != "" && p.SHA != x.GetHead().GetSHA()
 }
 
 func (l *Lifecycle) evaluate(ctx context.Context, c *github.Client, x *pr, p jobs.PRPayload) error {

@@ -145,7 +145,7 @@ func (c *catcher) EnqueueClosed(_ context.Context, p jobs.ClosedPayload) error {
 func (c *catcher) Cancel(context.Context, string, int) (jobs.CancelResult, error) {
 	return jobs.NothingToCancel, nil
 }
-func (c *catcher) Resume(context.Context) error { return nil }
+func (c *catcher) Resume(context.Context, int64) error { return nil }
 
 // modeStatus is the last warden/mode status on sha ("" for none).
 func (w *world) modeStatus(sha string) (state, desc string) {

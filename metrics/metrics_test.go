@@ -81,7 +81,7 @@ func TestQueueCollector(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if err := q.Pause(ctx); err != nil {
+	if err := q.Inspector().PauseQueue(jobs.QueueDefault); err != nil {
 		t.Fatal(err)
 	}
 	reg := prometheus.NewRegistry()
@@ -95,7 +95,7 @@ func TestQueueCollector(t *testing.T) {
 	if strings.Contains(body, "never-used") {
 		t.Errorf("an unused queue is reported:\n%s", body)
 	}
-	if err := q.Resume(ctx); err != nil {
+	if err := q.Inspector().UnpauseQueue(jobs.QueueDefault); err != nil {
 		t.Fatal(err)
 	}
 	wantLines(t, scrape(t, reg), `warden_queue_paused{queue="default"} 0`)

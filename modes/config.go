@@ -34,6 +34,7 @@ type Config struct {
 	Test           string            `yaml:"test"`
 	Security       string            `yaml:"security"`
 	ProtectedPaths []string          `yaml:"protected_paths"`
+	Unprotect      []string          `yaml:"unprotect"`
 	Maintenance    ModeLimits        `yaml:"maintenance"`
 	Evolution      ModeLimits        `yaml:"evolution"`
 	MaxFixAttempts int               `yaml:"max_fix_attempts"`

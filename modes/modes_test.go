@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/warden-bot/warden/guards"
 )
 
 // The defaults are CONTRACT §9's example.
@@ -60,15 +62,38 @@ func TestParseErrorsNameKeyAndLine(t *testing.T) {
 	}
 }
 
+// protected_paths adds to the defaults: naming docs/** must not let
+// maintenance edit tests (issue 17: it replaced the default test globs).
 func TestProtectedPathsAreAdditive(t *testing.T) {
 	c, err := Parse([]byte("protected_paths: [docs/**]\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, g := range []string{".github/workflows/**", ".github/warden.yml", "docs/**"} {
-		if !slices.Contains(c.Policy(Maintenance).Limits.Protected, g) {
-			t.Errorf("%s not protected: %v", g, c.Policy(Maintenance).Limits.Protected)
+	got := c.Policy(Maintenance).Limits.Protected
+	for _, g := range append(slices.Clone(Default().ProtectedPaths), "docs/**") {
+		if !slices.Contains(got, g) {
+			t.Errorf("%s not protected: %v", g, got)
 		}
+	}
+	if guards.CheckPlan([]string{"calc_test.go"}, c.Policy(Maintenance).Limits) == nil {
+		t.Error("maintenance may edit calc_test.go with protected_paths: [docs/**]")
+	}
+}
+
+// unprotect is the one way to remove a default; the always-protected paths stay.
+func TestUnprotectRemovesADefaultOnly(t *testing.T) {
+	c, err := Parse([]byte("unprotect: [\"testdata/**\"]\nprotected_paths: [docs/**]\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := c.Policy(Maintenance).Limits.Protected
+	if slices.Contains(got, "testdata/**") || !slices.Contains(got, "**/*_test.go") || !slices.Contains(got, "docs/**") {
+		t.Fatalf("protected = %v", got)
+	}
+	_, err = Parse([]byte("unprotect: [.github/workflows/**]\n"))
+	var ce *ConfigError
+	if !errors.As(err, &ce) || ce.Key != "unprotect" || ce.Line != 1 {
+		t.Fatalf("unprotecting workflows: err = %v", err)
 	}
 }
 

@@ -45,10 +45,16 @@ func Parse(data []byte) (Config, error) {
 	if err := check(root, reflect.TypeOf(cfg), ""); err != nil {
 		return cfg, err
 	}
+	defaults := cfg.ProtectedPaths
+	cfg.ProtectedPaths = nil // decoding would replace the defaults: protected_paths only adds
 	if err := root.Decode(&cfg); err != nil {
 		return cfg, &ConfigError{Key: "(file)", Msg: err.Error()}
 	}
-	cfg.ProtectedPaths = mergeProtected(cfg.ProtectedPaths)
+	protected, err := unprotect(mergeProtected(append(defaults, cfg.ProtectedPaths...)), cfg.Unprotect, root)
+	if err != nil {
+		return cfg, err
+	}
+	cfg.ProtectedPaths = protected
 	return cfg, bounds(cfg, root)
 }
 
@@ -177,4 +183,31 @@ func mergeProtected(globs []string) []string {
 		}
 	}
 	return out
+}
+
+// unprotect removes the globs the file's unprotect key names from the
+// protected list; the always-protected paths cannot be removed.
+func unprotect(protected, remove []string, root *yaml.Node) ([]string, error) {
+	out := protected[:0:0]
+	for _, g := range remove {
+		if contains(AlwaysProtected, g) {
+			return nil, &ConfigError{Key: "unprotect", Line: keyLine(root, "unprotect"), Msg: g + " is always protected and cannot be removed"}
+		}
+	}
+	for _, g := range protected {
+		if !contains(remove, g) {
+			out = append(out, g)
+		}
+	}
+	return out, nil
+}
+
+// keyLine is the line of a top-level key, or 0.
+func keyLine(root *yaml.Node, key string) int {
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		if root.Content[i].Value == key {
+			return root.Content[i].Line
+		}
+	}
+	return 0
 }

@@ -71,6 +71,10 @@ type Record struct {
 	Summary string `json:"summary,omitempty"`
 	Missing string `json:"missing,omitempty"`
 	Repeat  int    `json:"repeat,omitempty"`
+
+	// Branch is the issue's branch, named once: later attempts reuse it
+	// whatever happened to the title, so they update the same PR.
+	Branch string `json:"branch,omitempty"`
 }
 
 // Normalize fills the fields the contract requires to be present (lists as

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/warden-bot/warden/agent"
-	"github.com/warden-bot/warden/guards"
 	"github.com/warden-bot/warden/modes"
 	"github.com/warden-bot/warden/outcome"
 	"github.com/warden-bot/warden/workspace"
@@ -93,7 +92,7 @@ func (a *attempt) prepare(ctx context.Context) error {
 	var err error
 	a.wt, err = a.p.Workspace.Prepare(ctx, workspace.PrepareRequest{
 		Repo: a.t.Repo, CloneURL: a.t.CloneURL, Token: a.t.Token, BaseBranch: a.t.DefaultBranch,
-		Branch: guards.BranchName(a.p.Prefix, a.t.Issue, a.t.Title), TaskKey: taskKey(a.t),
+		Branch: a.branch(), TaskKey: taskKey(a.t),
 	})
 	if err != nil {
 		return fmt.Errorf("prepare worktree: %w", err)

@@ -167,6 +167,10 @@ func retryable(err error) bool {
 	if errors.As(err, &end) {
 		return false
 	}
+	var oe *outcome.Error
+	if errors.As(err, &oe) && oe.Class == outcome.Hollow && oe.Stage == StageReview {
+		return false // a hollow verdict ends the attempt (CONTRACT): another review must not release it
+	}
 	c := outcome.Classify(err).Class
 	return c == outcome.Transient || c == outcome.Hollow
 }

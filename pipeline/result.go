@@ -17,6 +17,9 @@ func (a *attempt) result(ctx context.Context, err error) Result {
 		Discoveries: a.plan.Discoveries, Recommendation: a.plan.Recommendation, Files: a.files,
 		PR: a.release.PR, GoalStatus: a.review.GoalStatus, Missing: a.review.Missing,
 	}
+	if a.wt != nil {
+		rec.Branch = a.wt.Branch
+	}
 	u := a.usage()
 	rec.CostUSD, rec.Tokens = u.CostUSD, u.InputTokens+u.OutputTokens
 	res := Result{Details: comments.Details{ToolOutput: a.output, ToolOutputTitle: a.outTitle}}

@@ -15,6 +15,7 @@ import (
 // enqueuer queues a run task (jobs.Queue).
 type enqueuer interface {
 	EnqueueRun(ctx context.Context, p jobs.RunPayload, opts ...asynq.Option) (jobs.EnqueueResult, error)
+	EnqueuePR(ctx context.Context, p jobs.PRPayload) error
 }
 
 // Hooks are the pipeline's callbacks into Redis and the queue: outcome
@@ -33,6 +34,9 @@ type Hooks struct {
 func (h *Hooks) OnOutcome(ctx context.Context, t pipeline.Task, rec outcome.Record) {
 	if err := h.History.Append(ctx, t.Repo, t.Issue, rec); err != nil {
 		h.Log.Warn("history not recorded", "err", err)
+	}
+	if err := lifecycle.Released(ctx, h.Queue, t, rec); err != nil {
+		h.Log.Warn("released PR not queued for evaluation", "err", err)
 	}
 	if rec.Outcome != outcome.Blocked {
 		return

@@ -22,7 +22,7 @@ import (
 
 // pauser stops the queue (jobs.Queue).
 type pauser interface {
-	Pause(ctx context.Context) error
+	Pause(ctx context.Context, installation int64) error
 }
 
 // Filer wires the detector to the queue and to GitHub.
@@ -59,8 +59,8 @@ func (s *Filer) OnTerminal(ctx context.Context, t pipeline.Task, rec outcome.Rec
 	if !v.Tripped {
 		return
 	}
-	if err := s.Queue.Pause(ctx); err != nil {
-		s.Log.Error("queue not paused after systemic failures", "err", err)
+	if err := s.Queue.Pause(ctx, t.Installation); err != nil {
+		s.Log.Error("installation not paused after systemic failures", "installation", t.Installation, "err", err)
 	}
 	if s.Event != nil {
 		s.Event(t, supervisor.Event{Time: time.Now(), Kind: supervisor.EventQueuePaused, Supervisor: "application",

@@ -69,7 +69,7 @@ func filer(t *testing.T, gh *fakegithub.Server) (*Filer, *pausable) {
 
 type pausable struct{ paused bool }
 
-func (p *pausable) Pause(context.Context) error { p.paused = true; return nil }
+func (p *pausable) Pause(context.Context, int64) error { p.paused = true; return nil }
 
 func fakeGitHub(t *testing.T) *fakegithub.Server {
 	gh := fakegithub.New()

@@ -88,10 +88,11 @@ func (r *Router) command(ctx context.Context, ic issueContext, cmd, delivery str
 		}
 		return queued("status"), nil
 	case "resume":
-		if err := r.Queue.Resume(ctx); err != nil {
+		// Only the commenter's installation: its writers cannot speak for another tenant.
+		if err := r.Queue.Resume(ctx, ic.inst); err != nil {
 			return Decision{}, unavailable("resume", err)
 		}
-		return r.reply(ctx, ic, "ok", "Warden resumed: the queue is running again.")
+		return r.reply(ctx, ic, "ok", "Warden resumed: the queue of this installation is running again.")
 	}
 	return Decision{}, errors.New("unknown command " + cmd)
 }

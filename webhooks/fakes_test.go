@@ -57,7 +57,7 @@ type fakeQueue struct {
 	fail     error
 	already  bool
 	cancel   jobs.CancelResult
-	resumed  int
+	resumed  []int64
 	prs      []jobs.PRPayload
 	closed   []jobs.ClosedPayload
 }
@@ -106,7 +106,10 @@ func (q *fakeQueue) EnqueueClosed(_ context.Context, p jobs.ClosedPayload) error
 	return q.fail
 }
 
-func (q *fakeQueue) Resume(context.Context) error { q.resumed++; return q.fail }
+func (q *fakeQueue) Resume(_ context.Context, inst int64) error {
+	q.resumed = append(q.resumed, inst)
+	return q.fail
+}
 
 type fakePerms map[string]string // user → permission; "error" fails
 

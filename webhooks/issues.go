@@ -16,7 +16,9 @@ func (r *Router) issues(ctx context.Context, d Delivery) (Decision, error) {
 	if !valid {
 		return Decision{}, errMissing("issues")
 	}
-	if r.fromBot(ctx, ic.sender) {
+	// GitHub attributes a close by a "Fixes #n" PR that Warden merged to
+	// Warden: that close must still release the work waiting on the issue.
+	if ev.Action != "closed" && r.fromBot(ctx, ic.sender) {
 		return ignored("event from Warden itself"), nil
 	}
 	switch ev.Action {

@@ -17,7 +17,7 @@ type queue interface {
 	EnqueuePR(ctx context.Context, p jobs.PRPayload) error
 	EnqueueClosed(ctx context.Context, p jobs.ClosedPayload) error
 	Cancel(ctx context.Context, repo string, issue int) (jobs.CancelResult, error)
-	Resume(ctx context.Context) error
+	Resume(ctx context.Context, installation int64) error
 }
 
 type permissions interface {

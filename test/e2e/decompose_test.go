@@ -30,19 +30,24 @@ func splitting(r fakemodel.Request) fakemodel.Reply {
 	return happyScript(r)
 }
 
-// closeIssue closes issue n as a maintainer (or a merged PR) would.
-func (w *world) closeIssue(n int, label string) {
+// closeIssue closes issue n as a maintainer would.
+func (w *world) closeIssue(n int, label string) { w.closeIssueAs(n, label, "alice") }
+
+// closeIssueAs closes issue n as sender: a PR Warden merged with "Fixes #n"
+// closes the issue as Warden (sender warden-test[bot]).
+func (w *world) closeIssueAs(n int, label, sender string) {
 	w.GH.CloseIssue(repo, n)
 	w.Deliver("issues", "issues.opened.json", func(m map[string]any) {
 		m["action"] = "closed"
 		is := m["issue"].(map[string]any)
 		is["number"], is["state"], is["labels"] = n, "closed", []any{map[string]any{"name": label}}
-		m["sender"].(map[string]any)["login"] = "alice"
+		m["sender"].(map[string]any)["login"] = sender
 	})
 }
 
 // A four-file maintenance plan fans out into sub-issues, each queued and
-// worked on; closing them all completes and closes the parent.
+// worked on; closing them all completes and closes the parent, also when
+// the last close is Warden's own (a merged "Fixes #n" PR).
 func TestDecompositionCompletesTheParent(t *testing.T) {
 	w := newWorld(t, calcRepo())
 	w.Model.Script(splitting)
@@ -69,7 +74,7 @@ func TestDecompositionCompletesTheParent(t *testing.T) {
 	if w.GH.Issue(repo, 80).State != "open" {
 		t.Fatal("the parent closed while a sub-issue was open")
 	}
-	w.closeIssue(kids[1], "warden:maintenance")
+	w.closeIssueAs(kids[1], "warden:maintenance", "warden-test[bot]") // its PR, merged by Warden, closed it
 	w.Eventually(30*time.Second, func() bool { return w.GH.Issue(repo, 80).State == "closed" }, "parent not closed when every sub-issue was")
 	if !strings.Contains(strings.Join(w.BotComments(80), "\n"), "Every sub-issue is closed") || !w.HasLabel(80, "warden:completed") {
 		t.Fatalf("parent not completed: labels %v", w.GH.Labels(repo, 80))
@@ -100,8 +105,9 @@ func TestDecompositionDepthFourIsRefused(t *testing.T) {
 	}
 }
 
-// A plan blocked on another issue waits; closing that issue queues the
-// blocked one again, which remembers why it waited.
+// A plan blocked on another issue waits; closing that issue (here by a PR
+// Warden merged, so the close is Warden's own) queues the blocked one
+// again, which remembers why it waited.
 func TestBlockedIssueResumesWhenItsBlockerCloses(t *testing.T) {
 	w := newWorld(t, calcRepo())
 	w.GH.AddIssue(repo, 75, "Upgrade the toolchain", "", "alice")
@@ -122,7 +128,7 @@ func TestBlockedIssueResumesWhenItsBlockerCloses(t *testing.T) {
 		got := w.stateLabels(74)
 		return len(got) == 1 && got[0] == "warden:blocked"
 	}, "state labels while blocked are not exactly warden:blocked")
-	w.closeIssue(75, "bug")
+	w.closeIssueAs(75, "bug", "warden-test[bot]") // a PR Warden merged closed it
 	w.Eventually(90*time.Second, func() bool {
 		rs := w.Records(74)
 		return len(rs) > 0 && rs[len(rs)-1].Outcome == outcome.Completed

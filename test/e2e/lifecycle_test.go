@@ -25,6 +25,7 @@ func (w *world) modeStatus(sha string) string {
 func withOpenPR(t *testing.T, n int, mode string) *world {
 	t.Helper()
 	w := newWorld(t, calcRepo())
+	w.FollowPushes() // every push to the PR's branch is announced, as GitHub does
 	w.Model.Script(happyScript)
 	w.Label(n, "Add returns the difference", "calc.Add(2, 3) returns -1.", "warden:"+mode, "alice")
 	if rec := w.OutcomeOf(n, 90*time.Second); rec.Outcome != outcome.Completed {
@@ -47,17 +48,35 @@ func (w *world) evaluations(sha string) int {
 
 // A maintenance PR merges after green checks and not before: a red check
 // is reported on the issue and queues a fix attempt on the same branch;
-// only a green check on the current head merges it.
+// the fix's push (announced by synchronize) does not merge the PR before
+// any CI has reported on the new head; only a green check on the current
+// head merges it.
 func TestMaintenancePRMergesOnlyOnGreen(t *testing.T) {
 	w := withOpenPR(t, 70, "maintenance")
 	first := w.Pull()
+	w.Eventually(30*time.Second, func() bool {
+		return strings.Contains(w.CommentWith(70, "<!-- warden:status -->"), "no CI has reported on this head")
+	},
+		"the status comment does not say why the PR waits without CI")
 	w.CheckRun(first, "failure")
 	w.Eventually(30*time.Second, func() bool { return strings.Contains(strings.Join(w.BotComments(70), "\n"), "CI failed on PR #") },
 		"the red check was not reported on the issue")
 	w.Eventually(90*time.Second, func() bool { return len(w.Records(70)) >= 2 }, "no fix attempt after the red check")
 	p := w.Pull()
-	if p.Merged || p.State != "open" {
-		t.Fatalf("merged on a red check: %+v", p)
+	if p.HeadSHA == first.HeadSHA {
+		t.Fatal("the fix attempt did not push a new head")
+	}
+	// Release sets warden/mode once; the synchronize evaluation sets it again.
+	w.Eventually(30*time.Second, func() bool { return w.Pull().Merged || w.evaluations(p.HeadSHA) >= 2 }, "synchronize of the fix's push not evaluated")
+	for deadline := time.Now().Add(2 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		if got := w.Pull(); got.Merged || got.State != "open" {
+			t.Fatalf("merged before any CI reported on the new head: %+v", got)
+		}
+	}
+	w.CheckRun(first, "success") // a late green for the old head says nothing about this one
+	time.Sleep(time.Second)
+	if w.Pull().Merged {
+		t.Fatal("merged on a check of an old head")
 	}
 	w.CheckRun(p, "success")
 	w.Eventually(30*time.Second, func() bool { return w.Pull().Merged }, "not merged after a green check")

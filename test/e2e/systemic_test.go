@@ -1,24 +1,27 @@
 package e2e
 
 import (
-	"io"
+	"context"
+	"fmt"
 	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/redis/go-redis/v9"
+	"github.com/warden-bot/warden/test/harness"
 )
 
-// paused reads the warden_queue_paused gauge of the default queue.
+// paused reports whether the world's installation is paused (its key in
+// the bot's Redis database): the pause is per installation, so the
+// default queue itself keeps running for every other tenant.
 func (w *world) paused() bool {
-	resp, err := http.Get(w.Bot.URL() + "/metrics")
-	if err != nil {
-		return false
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	return strings.Contains(string(b), `warden_queue_paused{queue="default"} 1`)
+	rdb := redis.NewClient(&redis.Options{Addr: harness.RedisAddr(w.T), DB: w.DB})
+	defer rdb.Close()
+	n, err := rdb.Exists(context.Background(), fmt.Sprintf("warden:paused:%d", inst)).Result()
+	return err == nil && n == 1
 }
 
 // Three distinct tasks failing for good within five minutes pause the

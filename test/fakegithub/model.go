@@ -95,6 +95,13 @@ func (s *Server) AddIssue(repo string, n int, title, body, author string, labels
 	r.issues[n] = &Issue{ID: s.id(), Number: n, Title: title, Body: body, State: "open", Author: author, Labels: append([]string{}, labels...)}
 }
 
+// SetTitle renames an issue, as its author editing it would.
+func (s *Server) SetTitle(repo string, n int, title string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.repos[repo].issues[n].Title = title
+}
+
 // CloseIssue closes an issue.
 func (s *Server) CloseIssue(repo string, n int) {
 	s.mu.Lock()

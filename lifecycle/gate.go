@@ -1,0 +1,161 @@
+package lifecycle
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/google/go-github/v60/github"
+	"github.com/warden-bot/warden/pipeline"
+)
+
+// verdict of a head's checks.
+type verdict int
+
+const (
+	green verdict = iota
+	waiting
+	red
+)
+
+// maxPages bounds each listing (100 a page): far past any real head, and a
+// misbehaving API cannot keep the worker paging forever.
+const maxPages = 50
+
+// noCI is why a head without anyone else's check waits. Warden's own
+// warden/mode says nothing about the code, so it never counts as CI.
+const noCI = "no CI has reported on this head: Warden merges only after at least one check run or commit status " +
+	"other than its own has passed, so this PR waits for a maintainer (or for CI to report)"
+
+// headCI is everything GitHub knows about a head's CI, read across every page.
+type headCI struct {
+	suites   []*github.CheckSuite
+	runs     []*github.CheckRun
+	statuses []*github.RepoStatus // the newest of each context
+}
+
+// readCI lists every check suite, check run and commit status on sha.
+func readCI(ctx context.Context, c *github.Client, owner, name, sha string) (headCI, error) {
+	var ci headCI
+	so := &github.ListCheckSuiteOptions{ListOptions: github.ListOptions{PerPage: 100}}
+	for range maxPages {
+		got, resp, err := c.Checks.ListCheckSuitesForRef(ctx, owner, name, sha, so)
+		if err != nil {
+			return ci, fmt.Errorf("check suites of %s: %w", sha, err)
+		}
+		ci.suites = append(ci.suites, got.CheckSuites...)
+		if so.Page = resp.NextPage; so.Page == 0 {
+			break
+		}
+	}
+	ro := &github.ListCheckRunsOptions{ListOptions: github.ListOptions{PerPage: 100}}
+	for range maxPages {
+		got, resp, err := c.Checks.ListCheckRunsForRef(ctx, owner, name, sha, ro)
+		if err != nil {
+			return ci, fmt.Errorf("check runs of %s: %w", sha, err)
+		}
+		ci.runs = append(ci.runs, got.CheckRuns...)
+		if ro.Page = resp.NextPage; ro.Page == 0 {
+			break
+		}
+	}
+	// The statuses listing, unlike the combined view, names each creator;
+	// it is newest first, so the first of a context is its current state.
+	seen := map[string]bool{}
+	lo := &github.ListOptions{PerPage: 100}
+	for range maxPages {
+		got, resp, err := c.Repositories.ListStatuses(ctx, owner, name, sha, lo)
+		if err != nil {
+			return ci, fmt.Errorf("statuses of %s: %w", sha, err)
+		}
+		for _, s := range got {
+			if !seen[s.GetContext()] {
+				seen[s.GetContext()] = true
+				ci.statuses = append(ci.statuses, s)
+			}
+		}
+		if lo.Page = resp.NextPage; lo.Page == 0 {
+			break
+		}
+	}
+	return ci, nil
+}
+
+// judge applies the merge rule: any check run, status or suite that failed
+// is red; anything still running, or no check but Warden's own, is
+// waiting; only then green. Runs come first: they name what failed.
+func (ci headCI) judge(bot string) (verdict, string) {
+	v, why, others := green, "", 0
+	wait := func(w string) {
+		if v == green {
+			v, why = waiting, w
+		}
+	}
+	for _, r := range ci.runs {
+		if appBot(r.GetApp()) == bot {
+			continue
+		}
+		others++
+		switch {
+		case r.GetStatus() != "completed":
+			wait(r.GetName() + " is " + r.GetStatus())
+		case !okConclusion(r.GetConclusion()):
+			return red, fmt.Sprintf("check run %q concluded %s", r.GetName(), r.GetConclusion())
+		}
+	}
+	for _, s := range ci.statuses {
+		if s.GetCreator().GetLogin() == bot || s.GetContext() == pipeline.ModeContext {
+			continue // Warden's own word, or someone forging it: not CI
+		}
+		others++
+		switch s.GetState() {
+		case "success":
+		case "failure", "error":
+			return red, fmt.Sprintf("status %q is %s: %s", s.GetContext(), s.GetState(), s.GetDescription())
+		default:
+			wait(s.GetContext() + " is " + s.GetState())
+		}
+	}
+	for _, s := range ci.suites {
+		if appBot(s.GetApp()) == bot {
+			continue
+		}
+		switch {
+		case s.GetStatus() != "completed":
+			wait(fmt.Sprintf("check suite of %s is %s", appName(s.GetApp()), s.GetStatus()))
+		case !okConclusion(s.GetConclusion()):
+			return red, fmt.Sprintf("check suite of %s concluded %s", appName(s.GetApp()), s.GetConclusion())
+		}
+	}
+	if others == 0 {
+		return waiting, noCI
+	}
+	return v, why
+}
+
+// headChecks reads and judges the CI of x's head.
+func headChecks(ctx context.Context, c *github.Client, x *pr, bot string) (verdict, string, error) {
+	ci, err := readCI(ctx, c, x.owner, x.name, x.GetHead().GetSHA())
+	if err != nil {
+		return waiting, "", err
+	}
+	v, why := ci.judge(bot)
+	return v, why, nil
+}
+
+func okConclusion(c string) bool { return c == "success" || c == "neutral" || c == "skipped" }
+
+// appBot is the login an App acts as ("<slug>[bot]"), or "".
+func appBot(a *github.App) string {
+	if a.GetSlug() == "" {
+		return ""
+	}
+	return a.GetSlug() + "[bot]"
+}
+
+func appName(a *github.App) string {
+	if n := strings.TrimSpace(a.GetName()); n != "" {
+		return n
+	}
+	return "an app"
+}

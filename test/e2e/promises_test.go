@@ -1,0 +1,61 @@
+package e2e
+
+import (
+	"net/http"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/warden-bot/warden/outcome"
+	"github.com/warden-bot/warden/test/fakemodel"
+)
+
+// A hollow review verdict ends the attempt: no second review, no PR, the
+// issue escalated as hollow (issue 17: Review's retries let a later
+// "achieved" release the change).
+func TestHollowVerdictEndsTheAttemptWithoutAPR(t *testing.T) {
+	w := newWorld(t, calcRepo())
+	var reviews atomic.Int32
+	w.Model.Script(func(r fakemodel.Request) fakemodel.Reply {
+		if r.Stage == "review" && reviews.Add(1) == 1 {
+			return text(`{"goal_status":"hollow","missing":"the change only silences the test"}`)
+		}
+		return happyScript(r)
+	})
+	w.Label(80, "Add returns the difference", "calc.Add(2, 3) returns -1.", "warden:maintenance", "alice")
+	rec := w.OutcomeOf(80, 90*time.Second)
+	if rec.Outcome != outcome.Escalated || rec.FailureClass != outcome.Hollow {
+		t.Fatalf("record = %+v, want escalated/hollow", rec)
+	}
+	if n := len(w.Model.RequestsFor("review")); n != 1 {
+		t.Errorf("review calls = %d, want 1: a hollow verdict is final", n)
+	}
+	if n := len(w.GH.Pulls(repo)); n != 0 {
+		t.Errorf("PRs = %d after a hollow verdict, want 0", n)
+	}
+}
+
+// An issue's branch is named once: after its title is edited, `/warden
+// retry` updates the same branch and PR (issue 17: the branch followed the
+// title, so the retry opened a second PR and left the first one open).
+func TestEditedTitleKeepsTheBranchAndPR(t *testing.T) {
+	w := newWorld(t, calcRepo())
+	w.Model.Script(happyScript)
+	w.Label(81, "Add returns the difference", "calc.Add(2, 3) returns -1.", "warden:maintenance", "alice")
+	first := w.OutcomeOf(81, 90*time.Second)
+	if first.Outcome != outcome.Completed || first.PR == 0 {
+		t.Fatalf("first record = %+v", first)
+	}
+	branch := w.Pull().Head
+	w.GH.SetTitle(repo, 81, "calc: Add must add, not subtract")
+	// The first task is done once a retry would queue again.
+	w.Eventually(30*time.Second, func() bool { return w.Comment(81, "/warden retry", "alice") == http.StatusAccepted }, "the retry was never queued")
+	w.Eventually(90*time.Second, func() bool { return len(w.Records(81)) >= 2 }, "the retry did not finish")
+	prs := w.GH.Pulls(repo)
+	if len(prs) != 1 || prs[0].Head != branch || prs[0].State != "open" {
+		t.Fatalf("after the retry: PRs %+v, want only #%d on %s", prs, first.PR, branch)
+	}
+	if rs := w.Records(81); rs[len(rs)-1].PR != first.PR || rs[len(rs)-1].Branch != branch {
+		t.Fatalf("retry record = %+v, want PR #%d on %s", rs[len(rs)-1], first.PR, branch)
+	}
+}
