@@ -33,6 +33,8 @@ func ModeFromLabel(prefix, label string) (Mode, bool) {
 type Config struct {
 	Test           string            `yaml:"test"`
 	Security       string            `yaml:"security"`
+	Setup          string            `yaml:"setup"`   // CONTRACT §11: with network, before any model edit
+	Network        bool              `yaml:"network"` // test and security commands may reach the network
 	ProtectedPaths []string          `yaml:"protected_paths"`
 	Maintenance    ModeLimits        `yaml:"maintenance"`
 	Evolution      ModeLimits        `yaml:"evolution"`
