@@ -88,7 +88,7 @@ type Decomposition struct {
 }
 
 // AlwaysProtected can never be changed by Warden, in any mode, whatever the file says.
-var AlwaysProtected = []string{".github/workflows/**", ".github/warden.yml", ".github/warden.yaml"}
+var AlwaysProtected = []string{".github/**", ".github/workflows/**", ".github/warden.yml", ".github/warden.yaml"}
 
 // TestGlobs are the paths evolution's allow_test_changes opens up.
 var TestGlobs = []string{"**/*_test.go", "test/**", "tests/**", "testdata/**", "**/testdata/**"}

@@ -101,6 +101,9 @@ func TestCommitPushIdempotentAndTokenNeverOnDisk(t *testing.T) {
 		t.Fatalf("clean commit: %v", err)
 	}
 	os.WriteFile(filepath.Join(w.Dir, "a.txt"), []byte("two\n"), 0o644)
+	if _, err := w.Changes(ctx); err != nil { // the guards judge before every commit
+		t.Fatal(err)
+	}
 	sha1, err := w.Commit(ctx, "msg", "Bot", "bot@x")
 	if err != nil {
 		t.Fatal(err)
