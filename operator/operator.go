@@ -15,6 +15,7 @@ import (
 	"github.com/redis/go-redis/v9"
 	"github.com/warden-bot/warden/jobs"
 	"github.com/warden-bot/warden/web"
+	"github.com/warden-bot/warden/workspace"
 )
 
 // API reads the queue and Redis for the operator views.
@@ -134,7 +135,7 @@ func (a *API) interventions(ctx context.Context) ([]taskView, error) {
 // tasks waiting for a maintainer, from the same sources as /api/tasks.
 func (a *API) Status(ctx context.Context) (*web.Status, error) {
 	ins := a.Queue.Inspector()
-	st := &web.Status{Version: a.Version, Generated: time.Now()}
+	st := &web.Status{Version: a.Version, Generated: time.Now(), Isolation: workspace.Isolation()}
 	names, err := ins.Queues()
 	if err != nil {
 		return nil, fmt.Errorf("list queues: %w", err)

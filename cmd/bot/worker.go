@@ -60,5 +60,6 @@ func (a *app) startWorker(ctx context.Context) (*asynq.Server, error) {
 		return nil, fmt.Errorf("start worker: %w", err)
 	}
 	a.log.Info("worker started", "concurrency", a.cfg.Concurrency, "worker", host, "isolation", workspace.Isolation())
+	workspace.WarnIsolation(a.log)
 	return srv, nil
 }
