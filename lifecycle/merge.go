@@ -8,6 +8,7 @@ import (
 	"net/http"
 
 	"github.com/google/go-github/v60/github"
+	"github.com/warden-bot/warden/comments"
 	"github.com/warden-bot/warden/jobs"
 	"github.com/warden-bot/warden/modes"
 	"github.com/warden-bot/warden/pipeline"
@@ -126,9 +127,11 @@ func repoConfig(ctx context.Context, c *github.Client, x *pr) (modes.Config, err
 // mergeNote says in the issue's status comment why its PR is not merged
 // ("" clears it).
 func (l *Lifecycle) mergeNote(ctx context.Context, c *github.Client, x *pr, note string) error {
-	h, err := l.issueHost(ctx, c, x)
+	bot, err := l.App.BotLogin(ctx)
 	if err != nil {
 		return err
 	}
-	return h.Poster.StatusNote(ctx, x.owner, x.name, x.issue, note)
+	// Only the comments are needed: no issue read, each evaluation is cheap.
+	p := &comments.Poster{Client: c.Issues, BotLogin: bot, Redactor: l.Redactor}
+	return p.StatusNote(ctx, x.owner, x.name, x.issue, note)
 }

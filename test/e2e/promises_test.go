@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"net/http"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -58,4 +59,29 @@ func TestEditedTitleKeepsTheBranchAndPR(t *testing.T) {
 	if rs := w.Records(81); rs[len(rs)-1].PR != first.PR || rs[len(rs)-1].Branch != branch {
 		t.Fatalf("retry record = %+v, want PR #%d on %s", rs[len(rs)-1], first.PR, branch)
 	}
+}
+
+// No CI, no auto-merge: in a repository without CI, `/warden retry` pushes
+// to the PR's branch (announced by synchronize) and the PR still waits,
+// its issue's status comment saying why (issue 17: the push's synchronize
+// merged it outright).
+func TestRetryWithoutCIDoesNotMerge(t *testing.T) {
+	w := withOpenPR(t, 82, "maintenance")
+	first := w.Pull()
+	w.Eventually(30*time.Second, func() bool { return w.Comment(82, "/warden retry", "alice") == http.StatusAccepted }, "the retry was never queued")
+	w.Eventually(90*time.Second, func() bool { return len(w.Records(82)) >= 2 }, "the retry did not finish")
+	// Release sets warden/mode once on the new head; the synchronize
+	// evaluation sets it again.
+	w.Eventually(30*time.Second, func() bool {
+		p := w.Pull()
+		return p.Merged || p.HeadSHA != first.HeadSHA && w.evaluations(p.HeadSHA) >= 2
+	}, "the retry's push was not evaluated")
+	for deadline := time.Now().Add(2 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		if p := w.Pull(); p.Merged || p.State != "open" {
+			t.Fatalf("merged without any CI: %+v", p)
+		}
+	}
+	w.Eventually(30*time.Second, func() bool {
+		return strings.Contains(w.CommentWith(82, "<!-- warden:status -->"), "no CI has reported on this head")
+	}, "the status comment does not say why the PR waits")
 }
