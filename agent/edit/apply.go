@@ -77,7 +77,7 @@ func applyOne(fsys FS, files map[string]*doc, b Block) (string, [2]int, error) {
 		data, err := fsys.ReadFile(path)
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
-			if strings.TrimSpace(b.Search) != "" {
+			if strings.TrimSpace(b.Search) != "" && len(b.Alts) == 0 {
 				return "", none, fmt.Errorf("%s does not exist; to create it, leave SEARCH empty", path)
 			}
 			d = &doc{}
@@ -95,11 +95,7 @@ func applyOne(fsys FS, files map[string]*doc, b Block) (string, [2]int, error) {
 		if len(d.lines) > 0 {
 			return "", none, fmt.Errorf("%s already exists; SEARCH must not be empty for an existing file", path)
 		}
-		d.lines = splitText(b.Replace)
-		d.eols = make([]string, len(d.lines))
-		for i := range d.eols {
-			d.eols[i] = "\n"
-		}
+		d.create(b.Replace)
 		files[path] = d
 		return "create", none, nil
 	}
@@ -111,6 +107,15 @@ func applyOne(fsys FS, files map[string]*doc, b Block) (string, [2]int, error) {
 	return rung, at, nil
 }
 
+// create fills an empty doc with text, every line ending in "\n".
+func (d *doc) create(text string) {
+	d.lines = splitText(text)
+	d.eols = make([]string, len(d.lines))
+	for i := range d.eols {
+		d.eols[i] = "\n"
+	}
+}
+
 // applySplits applies a block that reads several ways (a content line looks
 // like the divider) only when exactly one reading's SEARCH fits the file.
 func applySplits(files map[string]*doc, path string, d *doc, alts []Split) (string, [2]int, error) {
@@ -119,7 +124,12 @@ func applySplits(files map[string]*doc, path string, d *doc, alts []Split) (stri
 	var rung string
 	var at [2]int
 	for i, a := range alts {
-		if strings.TrimSpace(a.Search) == "" {
+		if strings.TrimSpace(a.Search) == "" { // this reading creates the file: it fits a file that is not there
+			if len(d.lines) == 0 {
+				c := d.clone()
+				c.create(a.Replace)
+				fits, done, rung, at = append(fits, i), c, "create", [2]int{}
+			}
 			continue
 		}
 		c := d.clone()

@@ -54,3 +54,15 @@ func TestAlignmentRetyped(t *testing.T) {
 		t.Fatalf("two places when alignment is ignored: %v", err)
 	}
 }
+
+// A model that pads SEARCH lines with trailing blanks pads its new lines
+// too: they are written without, as the file writes its lines.
+func TestTrailingDriftOnNewLines(t *testing.T) {
+	files := memFS{"calc.go": goFile}
+	if _, err := apply(t, files, block("calc.go", "func Add(a, b int) int {  \n\treturn a - b \n", "func Add(a, b int) int {  \n\t// sum  \n\treturn a + b \n")); err != nil {
+		t.Fatal(err)
+	}
+	if want := strings.Replace(goFile, "\treturn a - b\n}\n\nfunc Sub", "\t// sum\n\treturn a + b\n}\n\nfunc Sub", 1); files["calc.go"] != want {
+		t.Fatalf("file %q", files["calc.go"])
+	}
+}

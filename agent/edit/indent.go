@@ -107,6 +107,9 @@ type fitter struct {
 	replace []string
 	// sameIndent: every matched line has the file's indentation byte for byte
 	sameIndent bool
+	// trailing: the model added trailing blanks to lines the file has
+	// without; its new lines lose theirs too
+	trailing bool
 }
 
 func (f *fitter) init() {
@@ -119,15 +122,25 @@ func (f *fitter) init() {
 	f.mUnit = modelUnit([][]string{f.search, f.replace}, f.tw, f.fUnitW)
 	f.sameIndent = true
 	for i, s := range f.search {
-		if f.fileOf[i] >= 0 && strings.TrimSpace(s) != "" && indentOf(s) != indentOf(f.d.lines[f.fileOf[i]]) {
-			f.sameIndent = false
+		if f.fileOf[i] < 0 || strings.TrimSpace(s) == "" {
+			continue
 		}
+		fl := f.d.lines[f.fileOf[i]]
+		f.sameIndent = f.sameIndent && indentOf(s) == indentOf(fl)
+		f.trailing = f.trailing || s[len(trimRight(s)):] != "" && fl[len(trimRight(fl)):] == ""
 	}
 }
 
 // fit returns the line to write for REPLACE line r; sub is the SEARCH line
 // it took the place of (-1 if none), whose file spacing it may inherit.
 func (f *fitter) fit(r string, sub int) string {
+	if f.level == levelExact {
+		return r
+	}
+	f.init()
+	if f.trailing {
+		r = trimRight(r)
+	}
 	if f.level < levelIndent {
 		return r
 	}
@@ -135,7 +148,6 @@ func (f *fitter) fit(r string, sub int) string {
 	if trimRight(text) == "" {
 		return ""
 	}
-	f.init()
 	fl := ""
 	if sub >= 0 && f.fileOf[sub] >= 0 {
 		fl = f.d.lines[f.fileOf[sub]]

@@ -1,6 +1,9 @@
 // Package edit applies a model's SEARCH/REPLACE blocks to files. It forgives
-// formatting drift (whitespace, CRLF, indentation, blank edges) but never
-// guesses: every rung of the ladder must find exactly one place.
+// formatting drift (trailing blanks, CRLF, indentation and its unit, blank
+// edge lines, blank lines inside SEARCH, retyped alignment) but never
+// guesses: the first tier of the ladder that matches must find exactly one
+// place, a block that reads two ways must fit the file only one way, and
+// every line outside the edit keeps its bytes, its line ending included.
 package edit
 
 import (

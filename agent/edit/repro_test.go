@@ -24,6 +24,12 @@ func TestDividerLookingContent(t *testing.T) {
 	}
 	py := "def f():\n    \"\"\"Run.\n\n    =====\n    Notes\n    \"\"\"\n    return 1\n"
 	files = memFS{"m.py": py}
+	// A new Markdown file with setext headings: only the empty SEARCH reading fits.
+	files = memFS{}
+	if _, err := apply(t, files, block("new.md", "", "Title\n=====\n\nSub\n=======\n")); err != nil || files["new.md"] != "Title\n=====\n\nSub\n=======\n" {
+		t.Fatalf("new file with underlines: err %v, files %q", err, files)
+	}
+	files = memFS{"m.py": py}
 	// Read at the rule, SEARCH would be empty: only the other reading fits.
 	_, err = apply(t, files, block("m.py", "    =====\n    Notes\n", "    =====\n    More notes\n"))
 	if err != nil || files["m.py"] != strings.Replace(py, "Notes", "More notes", 1) {
