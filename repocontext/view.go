@@ -168,6 +168,12 @@ func kindNote(f repoindex.File) string {
 	return ", " + f.Kind.String()
 }
 
+// Outline lists up to limit definitions of a file with their line ranges
+// and signature lines.
+func Outline(defs []repoindex.Def, src []byte, limit int) string {
+	return outlineText(repoindex.File{Defs: defs}, src, nil, limit)
+}
+
 // outlineText lists up to limit definitions with their line ranges and
 // signature lines, those the issue names first kept.
 func outlineText(f repoindex.File, src []byte, hits []string, limit int) string {

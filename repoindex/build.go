@@ -191,3 +191,16 @@ func assemble(files []File, terms []map[string]int, lits [][]string) *Index {
 	}
 	return x
 }
+
+// Definitions parses one file's definitions by its path's language (Go with
+// go/parser, the others with the build's parser; none for the rest).
+func Definitions(p string, src []byte) []Def {
+	if len(src) > maxParsed {
+		return nil
+	}
+	if Language(p) == "go" {
+		defs, _ := goDefs(src)
+		return defs
+	}
+	return otherDefs(Language(p), src)
+}

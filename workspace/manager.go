@@ -99,6 +99,10 @@ type Worktree struct {
 	indexMu sync.Mutex // the private index (index.go) serves one command at a time
 }
 
+// Dir is the manager's root under the data dir; other per-repository caches
+// (the repository index) live beside its mirrors and worktrees.
+func (m *Manager) Dir() string { return m.dir }
+
 // Prepare fetches the mirror (cloning it the first time) and creates the
 // task's worktree on a fresh branch from the default branch's head, replacing
 // any stale worktree of the same task.
