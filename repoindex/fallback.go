@@ -20,6 +20,10 @@ var defPatterns = map[string]*regexp.Regexp{
 	"java":       regexp.MustCompile(`^\s*(?:(?:public|private|protected|static|final|abstract|synchronized)\s+)*(class|interface|enum|record|[\w<>\[\],\s]+?)\s+([A-Za-z_]\w*)\s*[({<]`),
 }
 
+// methodPattern finds class methods in JavaScript and TypeScript: an
+// indented name, its parameters and an opening brace.
+var methodPattern = regexp.MustCompile(`^\s+(?:(?:public|private|protected|static|async|readonly)\s+)*()([A-Za-z_$][\w$]*)\s*\([^)]*\)\s*(?::\s*[^{]+)?\{`)
+
 func otherDefs(lang string, src []byte) []Def {
 	if lang == "tsx" {
 		lang = "typescript"
@@ -28,10 +32,16 @@ func otherDefs(lang string, src []byte) []Def {
 	if re == nil {
 		return nil
 	}
+	script := lang == "javascript" || lang == "typescript"
 	lines := strings.Split(string(src), "\n")
 	var defs []Def
 	for i, l := range lines {
 		m := re.FindStringSubmatch(l)
+		if m == nil && script {
+			if m = methodPattern.FindStringSubmatch(l); m != nil {
+				m[1] = "method"
+			}
+		}
 		if m == nil || m[2] == "if" || m[2] == "for" || m[2] == "while" || m[2] == "switch" {
 			continue
 		}

@@ -12,7 +12,7 @@ import (
 // types and top-level values with line ranges, plus its string literals.
 func goDefs(src []byte) (defs []Def, strs []string) {
 	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, "", src, parser.SkipObjectResolution)
+	f, err := parser.ParseFile(fset, "", src, parser.SkipObjectResolution|parser.ParseComments)
 	if f == nil {
 		return nil, nil
 	}

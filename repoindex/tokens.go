@@ -88,7 +88,7 @@ func keep(t string) bool {
 var stopWords = map[string]struct{}{}
 
 func init() {
-	for _, w := range strings.Fields(`the and for are but not you all any can had her was one our out has him his how its may new now old see two way who did get got let put say she too use this that with have from they will would there their what about which when make like time just know take into your than them then some could these other only also very after most where should those being does such here much while over want been were each well even because doesn don isn it is in on of to be or as at by an if we my me no so do up https http com www github`) {
+	for _, w := range strings.Fields(`the and for are but not you all any can had her was one our out has him his how its may new now old see two way who did get got let put say she too use this that with have from they will would there their what about which when make like time just know take into your than them then some could these other only also very after most where should those being does such here much while over want been were each well even because doesn don isn it is in on of to be or as at by an if we my me no so do up https com www github`) {
 		stopWords[w] = struct{}{}
 	}
 }
