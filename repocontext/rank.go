@@ -151,7 +151,7 @@ func literalSignals(x *repoindex.Index, q Query, s []Scored) {
 		if !strings.Contains(text, lit) {
 			continue
 		}
-		files := x.LitFiles[li]
+		files := x.LiteralFiles(li)
 		if len(files) > 10 {
 			continue
 		}

@@ -151,6 +151,7 @@ func pathTerms(p string, defs []Def) map[string]int {
 // assemble turns per-file term counts into postings.
 func assemble(files []File, terms []map[string]int, lits [][]string) *Index {
 	x := &Index{Files: files}
+	var postings, litFiles [][]uint32
 	ids := map[string]int{}
 	total := 0
 	for fi, tf := range terms {
@@ -166,9 +167,9 @@ func assemble(files []File, terms []map[string]int, lits [][]string) *Index {
 				id = len(x.Terms)
 				ids[t] = id
 				x.Terms = append(x.Terms, t)
-				x.Postings = append(x.Postings, nil)
+				postings = append(postings, nil)
 			}
-			x.Postings[id] = append(x.Postings[id], uint32(fi)<<8|uint32(min(tf[t], 255)))
+			postings[id] = append(postings[id], uint32(fi)<<8|uint32(min(tf[t], 255)))
 		}
 	}
 	if len(files) > 0 {
@@ -182,13 +183,15 @@ func assemble(files []File, terms []map[string]int, lits [][]string) *Index {
 				id = len(x.Literals)
 				litIDs[l] = id
 				x.Literals = append(x.Literals, l)
-				x.LitFiles = append(x.LitFiles, nil)
+				litFiles = append(litFiles, nil)
 			}
-			if n := len(x.LitFiles[id]); n == 0 || x.LitFiles[id][n-1] != uint32(fi) {
-				x.LitFiles[id] = append(x.LitFiles[id], uint32(fi))
+			if n := len(litFiles[id]); n == 0 || litFiles[id][n-1] != uint32(fi) {
+				litFiles[id] = append(litFiles[id], uint32(fi))
 			}
 		}
 	}
+	x.Post, x.PostAt = flatten(postings)
+	x.Lit, x.LitAt = flatten(litFiles)
 	return x
 }
 

@@ -13,14 +13,15 @@ import (
 )
 
 // Open returns the index of the checkout at dir for its HEAD commit, from
-// cacheDir when a gob for that commit is there, else built and saved. A
-// checkout with uncommitted changes is indexed as it is on disk but not
-// cached: the commit would not describe it. An empty cacheDir disables the
-// cache.
+// cacheDir when a gob for that commit is there, else built and saved. The
+// cache describes the commit: a checkout with uncommitted changes is indexed
+// as it is on disk but that index is not saved (checking cleanliness costs a
+// stat of every file, so it is done only when building). An empty cacheDir
+// disables the cache.
 func Open(ctx context.Context, dir, cacheDir string) (*Index, error) {
-	commit, clean := head(ctx, dir)
+	commit := head(ctx, dir)
 	file := ""
-	if cacheDir != "" && commit != "" && clean {
+	if cacheDir != "" && commit != "" {
 		file = filepath.Join(cacheDir, fmt.Sprintf("%s-v%d.gob", commit, Version))
 		if x, err := Load(file); err == nil && x.Version == Version && x.Commit == commit {
 			return x, nil
@@ -30,7 +31,7 @@ func Open(ctx context.Context, dir, cacheDir string) (*Index, error) {
 	if err != nil {
 		return nil, err
 	}
-	if file != "" {
+	if file != "" && clean(ctx, dir) {
 		if err := x.Save(file); err != nil {
 			slog.Warn("index cache not written", "path", file, "err", err)
 		}
@@ -38,14 +39,19 @@ func Open(ctx context.Context, dir, cacheDir string) (*Index, error) {
 	return x, nil
 }
 
-// head is the checkout's HEAD commit and whether its tracked files are unchanged.
-func head(ctx context.Context, dir string) (string, bool) {
+// head is the checkout's HEAD commit ("" outside git).
+func head(ctx context.Context, dir string) string {
 	out, err := exec.CommandContext(ctx, "git", "-C", dir, "rev-parse", "HEAD").Output()
 	if err != nil {
-		return "", false
+		return ""
 	}
+	return strings.TrimSpace(string(out))
+}
+
+// clean reports whether the checkout's tracked files match HEAD.
+func clean(ctx context.Context, dir string) bool {
 	st, err := exec.CommandContext(ctx, "git", "-C", dir, "status", "--porcelain", "--untracked-files=no").Output()
-	return strings.TrimSpace(string(out)), err == nil && len(bytes.TrimSpace(st)) == 0
+	return err == nil && len(bytes.TrimSpace(st)) == 0
 }
 
 // Load reads a gob index.

@@ -12,7 +12,7 @@ import (
 
 // Version changes whenever the index layout or its tokenization does, so a
 // cache written by another version is rebuilt instead of misread.
-const Version = 4
+const Version = 5
 
 // Def is one definition in a file.
 type Def struct {
@@ -37,10 +37,12 @@ type Index struct {
 	Version  int
 	Commit   string
 	Files    []File
-	Terms    []string   // vocabulary
-	Postings [][]uint32 // per term: file<<8 | min(tf, 255)
-	Literals []string   // string-literal fragments, lower-cased
-	LitFiles [][]uint32 // per literal: files holding it
+	Terms    []string // vocabulary
+	Post     []uint32 // postings of all terms, each file<<8 | min(tf, 255)
+	PostAt   []uint32 // term i's postings are Post[PostAt[i]:PostAt[i+1]]
+	Literals []string // string-literal fragments, lower-cased
+	Lit      []uint32 // files holding each literal, flat like Post
+	LitAt    []uint32
 	AvgLen   float64
 	Built    time.Duration
 
@@ -52,9 +54,23 @@ type Index struct {
 func (x *Index) TermFiles(term string) []uint32 {
 	x.ensureMaps()
 	if id, ok := x.termIDs[term]; ok {
-		return x.Postings[id]
+		return x.Post[x.PostAt[id]:x.PostAt[id+1]]
 	}
 	return nil
+}
+
+// LiteralFiles returns the files holding literal i.
+func (x *Index) LiteralFiles(i int) []uint32 { return x.Lit[x.LitAt[i]:x.LitAt[i+1]] }
+
+// flatten lays per-key lists end to end: flat slices decode far faster
+// than slices of slices, and decoding is most of a warm `bot context`.
+func flatten(lists [][]uint32) (flat, at []uint32) {
+	at = make([]uint32, 0, len(lists)+1)
+	for _, l := range lists {
+		at = append(at, uint32(len(flat)))
+		flat = append(flat, l...)
+	}
+	return flat, append(at, uint32(len(flat)))
 }
 
 // Lookup returns the file index of a path, or -1.

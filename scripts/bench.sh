@@ -4,6 +4,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 echo "bench: $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)"
+# Localization on real issues needs the corpus trees, materialised from local
+# mirrors of the repositories (see test/bench/localization/README.md).
+scripts/localization-corpus.sh
+go test -run "^$" -bench Localization -benchtime 1x -timeout 30m ./test/bench/localization/
 exec scripts/with-redis.sh bash -c '
   go test -run "^$" -bench IntakeVsEnqueue -benchtime 2000x ./test/bench/ &&
   go test -run "^$" -bench IntakeAt500 -benchtime 3x ./test/bench/ &&
