@@ -25,6 +25,7 @@ type Plan struct {
 	Obstacle       outcome.Obstacle `json:"obstacle"`
 	Discoveries    []string         `json:"discoveries"`
 	Recommendation string           `json:"recommendation"`
+	Read           []string         `json:"read"` // files or file#Definition to read before planning
 }
 
 // Review is the reviewer's verdict.
@@ -33,7 +34,7 @@ type Review struct {
 	Missing    string `json:"missing"`
 }
 
-var decisions = map[string]bool{"implement": true, "decompose": true, "defer": true, "block": true, "escalate": true}
+var decisions = map[string]bool{"implement": true, "decompose": true, "defer": true, "block": true, "escalate": true, "read": true}
 var goals = map[string]bool{outcome.GoalAchieved: true, outcome.GoalPartial: true, outcome.GoalNotAchieved: true, outcome.GoalHollow: true}
 
 // ParsePlan finds the plan object in a reply (fenced, bare, or wrapped in
@@ -54,6 +55,9 @@ func ParsePlan(text string) (Plan, error) {
 			return bad(fmt.Sprintf("files[%d] must be a relative path inside the repository (%v)", i, err))
 		}
 		p.Files[i] = clean
+	}
+	if p.Decision == "read" && len(p.Read) == 0 {
+		return bad("read (files or file#Definition) is required when decision is read")
 	}
 	if p.Decision == "decompose" && len(p.Subtasks) < 2 {
 		return bad("subtasks (at least two) are required when decision is decompose")

@@ -52,10 +52,20 @@ type File struct {
 type PlanInput struct {
 	Issue     IssueInput
 	Limits    LimitsInput
-	Tree      []string
+	Tree      []string // the file list, when no repository view could be built
 	Truncated bool
 	Previous  []PreviousAttempt
 	Feedback  string
+	Context   string    // the repository view (repocontext), replacing Tree
+	Comments  []Comment // trusted comments on the issue
+	Reads     string    // what earlier "read" decisions returned
+	ReadTurns int       // "read" decisions still allowed; 0 = plan now
+}
+
+// Comment is an issue comment by a user with write, maintain or admin
+// permission, with hidden content already removed.
+type Comment struct {
+	Author, Date, Body string
 }
 
 // EditInput fills the implement prompt.

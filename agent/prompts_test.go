@@ -101,7 +101,7 @@ func TestPromptsContract(t *testing.T) {
 	has("plan", append(limiters, `"decision"`, "implement|decompose|defer|block|escalate", "Change only what the issue asks.", ".github/**, go.sum", "Do not repeat what failed.", "(first 3)")...)
 	hasNot("plan", "<<<<<<< SEARCH", ">>>>>>> REPLACE")
 	has("implement", append(limiters, "<<<<<<< SEARCH", "=======", ">>>>>>> REPLACE", "Change only what the issue asks.", "Never change: .github/**, go.sum.",
-		"still missing: negative numbers", "--- calc/doc.go (does not exist yet)", "--- calc/big.go (truncated)", "return a - b")...)
+		"still missing: negative numbers", "--- calc/doc.go (does not exist yet)", "--- calc/big.go (an excerpt: ⋮ marks lines not shown", "return a - b")...)
 	hasNot("implement", "test output")
 	has("fix", append(limiters, "<<<<<<< SEARCH", "Fix the exact failure.", "fix attempt 2", "The failing test output (verbatim):\n```text\n--- FAIL: TestAdd (0.00s)\n    calc_test.go:6: Add(2, 3) = -1, want 5\n")...)
 	has("review", "achieved|partial|not_achieved|hollow", "```diff\n--- a/calc/calc.go\n+++ b/calc/calc.go\n")

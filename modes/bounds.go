@@ -22,6 +22,7 @@ const (
 	CeilSubtasks         = 5
 	CeilTreeTasks        = 10
 	CeilDeferrals        = 10
+	CeilContextTokens    = 200000
 	CeilBreaker          = 10
 )
 
@@ -47,6 +48,7 @@ func bounds(c Config, root *yaml.Node) error {
 		{"decomposition.max_subtasks", float64(c.Decomposition.MaxSubtasks), CeilSubtasks},
 		{"decomposition.max_tasks_per_tree", float64(c.Decomposition.MaxTasksPerTree), CeilTreeTasks},
 		{"max_deferrals", float64(c.MaxDeferrals), CeilDeferrals},
+		{"context_tokens", float64(c.ContextTokens), CeilContextTokens},
 		{"circuit_breaker.limit", float64(c.CircuitBreaker.Limit), CeilBreaker},
 	}
 	for _, b := range checks {

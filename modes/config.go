@@ -48,6 +48,7 @@ type Config struct {
 	Recovery       map[string]string `yaml:"recovery"`
 	Decomposition  Decomposition     `yaml:"decomposition"`
 	MaxDeferrals   int               `yaml:"max_deferrals"`
+	ContextTokens  int               `yaml:"context_tokens"` // the planner's repository-context budget
 }
 
 // ModeLimits are one mode's limits.
@@ -112,6 +113,7 @@ func Default() Config {
 		Recovery:       map[string]string{"implement": "resume"},
 		Decomposition:  Decomposition{MaxDepth: 3, MaxSubtasks: 5, MaxTasksPerTree: 10},
 		MaxDeferrals:   3,
+		ContextTokens:  12000,
 	}
 }
 

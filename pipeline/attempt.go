@@ -38,6 +38,7 @@ type attempt struct {
 	release  ReleaseResult
 	output   string // the last tool output worth quoting
 	outTitle string
+	pctx     *planContext // the planner's repository view, comments and reads
 }
 
 // ending is a decision that ends an attempt without a failure in the usual

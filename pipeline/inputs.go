@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"context"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -14,12 +15,14 @@ import (
 // model's context or the budget.
 const (
 	maxListedFiles = 400
-	maxFileBytes   = 20 << 10
-	maxTotalBytes  = 60 << 10
+	maxTotalBytes  = 128 << 10 // the planned files' text in an edit prompt
+	minExcerpt     = 8 << 10   // an excerpt's size when the budget is short
 )
 
+// issueInput is the issue as the prompts quote it: what a maintainer sees
+// rendered, hidden content removed.
 func (a *attempt) issueInput() agent.IssueInput {
-	return agent.IssueInput{Repo: a.t.Repo, Number: a.t.Issue, Title: a.t.Title, Body: a.t.Body}
+	return agent.IssueInput{Repo: a.t.Repo, Number: a.t.Issue, Title: agent.Visible(a.t.Title), Body: agent.Visible(a.t.Body)}
 }
 
 func (a *attempt) limitsInput() agent.LimitsInput {
@@ -29,11 +32,16 @@ func (a *attempt) limitsInput() agent.LimitsInput {
 	}
 }
 
-func (a *attempt) planInput(feedback string) agent.PlanInput {
-	return agent.PlanInput{
-		Issue: a.issueInput(), Limits: a.limitsInput(), Tree: a.listFiles(),
-		Previous: previous(a.prior), Feedback: feedback,
+func (a *attempt) planInput(ctx context.Context, feedback string) agent.PlanInput {
+	pc := a.planCtx(ctx)
+	in := agent.PlanInput{
+		Issue: a.issueInput(), Limits: a.limitsInput(), Previous: previous(a.prior), Feedback: feedback,
+		Context: pc.view, Comments: pc.comments, Reads: pc.reads.String(), ReadTurns: maxReadTurns - pc.turns,
 	}
+	if in.Context == "" {
+		in.Tree = a.listFiles()
+	}
+	return in
 }
 
 func (a *attempt) editInput() agent.EditInput {
@@ -78,12 +86,15 @@ func (a *attempt) listFiles() []string {
 	return files
 }
 
-// readFiles returns the current content of the plan's files, bounded. Paths
-// come from the model: they are read only through the worktree's confined reader.
+// readFiles returns the current content of the plan's files: each whole
+// when it fits in what is left of the budget, else an excerpt of the
+// definitions the plan and the issue name (edits still apply to the whole
+// file). Paths come from the model: they are read only through the
+// worktree's confined reader.
 func (a *attempt) readFiles(paths []string) []agent.File {
 	var out []agent.File
 	total := 0
-	for _, p := range paths {
+	for i, p := range paths {
 		b, err := a.wt.ReadFile(p)
 		if err != nil {
 			if os.IsNotExist(err) {
@@ -92,11 +103,8 @@ func (a *attempt) readFiles(paths []string) []agent.File {
 			continue
 		}
 		content, cut := string(b), false
-		if len(content) > maxFileBytes {
-			content, cut = content[:maxFileBytes], true
-		}
-		if total+len(content) > maxTotalBytes {
-			break
+		if room := maxTotalBytes - total; len(content) > room {
+			content, cut = a.excerpt(p, content, max(room/(len(paths)-i), minExcerpt)), true
 		}
 		total += len(content)
 		out = append(out, agent.File{Path: p, Content: strings.ToValidUTF8(content, "\uFFFD"), Truncated: cut})

@@ -15,14 +15,14 @@ import (
 // and a plan that still does not fit is decomposed (or escalated without
 // subtasks).
 func (a *attempt) planStage(ctx context.Context) error {
-	plan, err := a.askPlan(ctx, "")
+	plan, err := a.planWithReads(ctx, "")
 	if err != nil {
 		return err
 	}
 	if plan.Decision == "implement" && overFileLimit(guards.CheckPlan(plan.Files, a.policy.Limits)) && a.t.Mode == "maintenance" {
 		feedback := fmt.Sprintf("Your plan touches %d files; maintenance mode allows at most %d. Split the work: answer with decision \"decompose\" and at least two subtasks, each small enough for %d files.",
 			len(plan.Files), a.policy.MaxFiles, a.policy.MaxFiles)
-		if plan, err = a.askPlan(ctx, feedback); err != nil {
+		if plan, err = a.planWithReads(ctx, feedback); err != nil {
 			return err
 		}
 		if plan.Decision == "implement" && overFileLimit(guards.CheckPlan(plan.Files, a.policy.Limits)) {

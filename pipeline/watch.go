@@ -44,7 +44,7 @@ func (a *attempt) askEdit(ctx context.Context, stage, prompt string) error {
 func (a *attempt) askPlan(ctx context.Context, feedback string) (agent.Plan, error) {
 	var plan agent.Plan
 	err := a.live(ctx, func() (err error) {
-		plan, err = a.session.Plan(ctx, a.planInput(feedback))
+		plan, err = a.session.Plan(ctx, a.planInput(ctx, feedback))
 		return err
 	})
 	return plan, err

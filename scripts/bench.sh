@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 echo "bench: $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)"
-exec scripts/with-redis.sh bash -c '
+scripts/with-redis.sh bash -c '
   go test -run "^$" -bench IntakeVsEnqueue -benchtime 2000x ./test/bench/ &&
   go test -run "^$" -bench IntakeAt500 -benchtime 3x ./test/bench/ &&
   go test -run "^$" -bench LabelToPlan -benchtime 60x -timeout 30m ./test/bench/ &&
@@ -14,3 +14,8 @@ exec scripts/with-redis.sh bash -c '
   go test -run "^$" -bench EditAccuracy -benchtime 1x ./agent/edit/ &&
   go test -run "^$" -bench StallDetection -benchtime 200x ./supervisor/
 '
+# Localization on real issues needs the corpus trees, materialised from local
+# mirrors of the repositories (see test/bench/localization/README.md); it runs
+# last so that a machine without the mirrors still gets the other figures.
+scripts/localization-corpus.sh
+go test -run "^$" -bench Localization -benchtime 1x -timeout 30m ./test/bench/localization/

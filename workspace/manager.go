@@ -105,6 +105,10 @@ type Worktree struct {
 	commit string // the commit made of judged; Push pushes exactly it
 }
 
+// Dir is the manager's root under the data dir; other per-repository caches
+// (the repository index) live beside its mirrors and worktrees.
+func (m *Manager) Dir() string { return m.dir }
+
 // Prepare fetches the mirror (cloning it the first time) and creates the
 // task's worktree on a fresh branch from the default branch's head, replacing
 // any stale worktree of the same task.

@@ -9,6 +9,8 @@ import (
 	"io"
 	"os"
 	"runtime"
+
+	"github.com/warden-bot/warden/repocontext"
 )
 
 // Set by the linker (see Makefile).
@@ -23,6 +25,7 @@ commands:
   serve     webhook server and worker (--role all|web|worker)
   run       the whole pipeline on a local checkout, no GitHub (--repo PATH --title T --mode maintenance|evolution)
   observe   stream supervisor and task events from every worker (--json)
+  context   what the planner would see of a checkout for an issue (--repo PATH --title T [--body B] [--json])
   setup     register the GitHub App from deploy/app.yml in a browser and write its
             id, private key and webhook secret to .env, mode 0600
             (--port 3000 --org ORG --public-url URL --env-file .env --force)
@@ -54,6 +57,8 @@ func run(args []string, getenv func(string) string, stdout, stderr io.Writer) in
 		return runLocal(args[1:], getenv, stdout, stderr)
 	case "observe":
 		return observeCmd(args[1:], getenv, stdout, stderr)
+	case "context":
+		return repocontext.Main(args[1:], getenv, stdout, stderr)
 	case "setup":
 		return setupCmd(args[1:], getenv, stdout, stderr)
 	case "version", "--version", "-v":

@@ -1,0 +1,209 @@
+package repoindex
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Bounds: content past maxIndexed is not tokenized, files over maxParsed
+// are not parsed for definitions (minified or data files, mostly).
+const (
+	maxIndexed = 256 << 10
+	maxParsed  = 1 << 20
+)
+
+// Build indexes the checkout at dir. Files come from `git ls-files` (so
+// ignored files stay out); commit is recorded as given.
+func Build(ctx context.Context, dir, commit string) (*Index, error) {
+	start := time.Now()
+	paths, err := listFiles(ctx, dir)
+	if err != nil {
+		return nil, err
+	}
+	files := make([]File, len(paths))
+	terms := make([]map[string]int, len(paths))
+	lits := make([][]string, len(paths))
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				files[i], terms[i], lits[i] = indexFile(dir, paths[i])
+			}
+		}()
+	}
+	for i := range paths {
+		if ctx.Err() != nil {
+			break
+		}
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	x := assemble(files, terms, lits)
+	x.Version, x.Commit, x.Built = Version, commit, time.Since(start)
+	return x, nil
+}
+
+func listFiles(ctx context.Context, dir string) ([]string, error) {
+	out, err := exec.CommandContext(ctx, "git", "-C", dir, "ls-files", "-z", "--cached", "--others", "--exclude-standard").Output()
+	if err != nil {
+		return nil, fmt.Errorf("listing files of %s: %w", dir, err)
+	}
+	var paths []string
+	for _, p := range strings.Split(string(out), "\x00") {
+		if p != "" {
+			paths = append(paths, p)
+		}
+	}
+	sort.Strings(paths)
+	return dedupe(paths), nil
+}
+
+func dedupe(s []string) []string {
+	out := s[:0]
+	for i, p := range s {
+		if i == 0 || p != s[i-1] {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// indexFile reads one file and returns its entry, its term counts and its
+// literal fragments. An unreadable file is kept by path alone.
+func indexFile(dir, p string) (File, map[string]int, []string) {
+	f := File{Path: p, Lang: Language(p)}
+	src, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(p)))
+	if err != nil {
+		return f, pathTerms(p, nil), nil
+	}
+	f.Size = int64(len(src))
+	head := src
+	if len(head) > 8192 {
+		head = head[:8192]
+	}
+	f.Kind = classify(p, head)
+	if f.Kind == Binary {
+		return f, pathTerms(p, nil), nil
+	}
+	f.Lines = bytes.Count(src, []byte("\n")) + 1
+	var strs []string
+	if len(src) <= maxParsed && f.Kind != Vendored {
+		switch f.Lang {
+		case "go":
+			f.Defs, strs = goDefs(src)
+		default:
+			f.Defs = otherDefs(f.Lang, src)
+		}
+	}
+	text := src
+	if len(text) > maxIndexed {
+		text = text[:maxIndexed]
+	}
+	if strs == nil && f.Kind != Vendored && f.Kind != Generated {
+		strs = quotedStrings(string(text))
+	}
+	tf := pathTerms(p, f.Defs)
+	for _, t := range Tokenize(string(text)) {
+		tf[t]++
+	}
+	for _, n := range tf {
+		f.Len += n
+	}
+	var frags []string
+	for _, s := range strs {
+		frags = append(frags, LiteralFragments(s)...)
+	}
+	return f, tf, frags
+}
+
+// pathTerms weighs the path's words and the definitions' names above body
+// text: a file named for, or defining, what the issue names is likelier to
+// be the one to change than one that merely mentions it.
+func pathTerms(p string, defs []Def) map[string]int {
+	tf := map[string]int{}
+	for _, t := range Tokenize(strings.NewReplacer("/", " ", ".", " ", "-", " ").Replace(p)) {
+		tf[t] += 3
+	}
+	for _, d := range defs {
+		for _, t := range Tokenize(d.Name) {
+			tf[t] += 2
+		}
+	}
+	return tf
+}
+
+// assemble turns per-file term counts into postings.
+func assemble(files []File, terms []map[string]int, lits [][]string) *Index {
+	x := &Index{Files: files}
+	var postings, litFiles [][]uint32
+	ids := map[string]int{}
+	total := 0
+	for fi, tf := range terms {
+		total += files[fi].Len
+		keys := make([]string, 0, len(tf))
+		for t := range tf {
+			keys = append(keys, t)
+		}
+		sort.Strings(keys)
+		for _, t := range keys {
+			id, ok := ids[t]
+			if !ok {
+				id = len(x.Terms)
+				ids[t] = id
+				x.Terms = append(x.Terms, t)
+				postings = append(postings, nil)
+			}
+			postings[id] = append(postings[id], uint32(fi)<<8|uint32(min(tf[t], 255)))
+		}
+	}
+	if len(files) > 0 {
+		x.AvgLen = float64(total) / float64(len(files))
+	}
+	litIDs := map[string]int{}
+	for fi, fs := range lits {
+		for _, l := range fs {
+			id, ok := litIDs[l]
+			if !ok {
+				id = len(x.Literals)
+				litIDs[l] = id
+				x.Literals = append(x.Literals, l)
+				litFiles = append(litFiles, nil)
+			}
+			if n := len(litFiles[id]); n == 0 || litFiles[id][n-1] != uint32(fi) {
+				litFiles[id] = append(litFiles[id], uint32(fi))
+			}
+		}
+	}
+	x.Post, x.PostAt = flatten(postings)
+	x.Lit, x.LitAt = flatten(litFiles)
+	return x
+}
+
+// Definitions parses one file's definitions by its path's language (Go with
+// go/parser, the others with the build's parser; none for the rest).
+func Definitions(p string, src []byte) []Def {
+	if len(src) > maxParsed {
+		return nil
+	}
+	if Language(p) == "go" {
+		defs, _ := goDefs(src)
+		return defs
+	}
+	return otherDefs(Language(p), src)
+}
