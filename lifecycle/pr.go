@@ -45,6 +45,9 @@ func (l *Lifecycle) evaluate(ctx context.Context, c *github.Client, x *pr, p job
 	if x.mode == "evolution" {
 		return l.approval(ctx, c, x, log)
 	}
+	if l.held(ctx, x, log) {
+		return nil
+	}
 	// A maintenance PR carries warden/mode success; anyone else's value is overwritten.
 	if p.Action == "status" || p.Action == "sync" {
 		if err := l.setStatus(ctx, c, x, "success", "maintenance guards passed"); err != nil {

@@ -23,6 +23,7 @@ const (
 	CeilTreeTasks        = 10
 	CeilDeferrals        = 10
 	CeilBreaker          = 10
+	CeilFollowups        = 20
 )
 
 type bound struct {
@@ -48,6 +49,7 @@ func bounds(c Config, root *yaml.Node) error {
 		{"decomposition.max_tasks_per_tree", float64(c.Decomposition.MaxTasksPerTree), CeilTreeTasks},
 		{"max_deferrals", float64(c.MaxDeferrals), CeilDeferrals},
 		{"circuit_breaker.limit", float64(c.CircuitBreaker.Limit), CeilBreaker},
+		{"followups.max", float64(c.Followups.Max), CeilFollowups},
 	}
 	for _, b := range checks {
 		zeroOK := b.key == "max_fix_attempts" || b.key == "max_deferrals"

@@ -45,6 +45,13 @@ type Config struct {
 	Recovery       map[string]string `yaml:"recovery"`
 	Decomposition  Decomposition     `yaml:"decomposition"`
 	MaxDeferrals   int               `yaml:"max_deferrals"`
+	Followups      Followups         `yaml:"followups"`
+}
+
+// Followups bounds follow-up attempts (review feedback, CI fixes, conflict
+// updates) on one pull request.
+type Followups struct {
+	Max int `yaml:"max"`
 }
 
 // ModeLimits are one mode's limits.
@@ -109,6 +116,7 @@ func Default() Config {
 		Recovery:       map[string]string{"implement": "resume"},
 		Decomposition:  Decomposition{MaxDepth: 3, MaxSubtasks: 5, MaxTasksPerTree: 10},
 		MaxDeferrals:   3,
+		Followups:      Followups{Max: 5},
 	}
 }
 

@@ -155,7 +155,7 @@ func (w *Worktree) Commit(ctx context.Context, msg, name, email string) (string,
 	}
 	if _, err := w.m.git(ctx, w.Dir, "", nil, "diff", "--cached", "--quiet"); err == nil {
 		sha, err := head()
-		if err == nil && sha == w.BaseSHA {
+		if err == nil && (sha == w.BaseSHA || sha == w.Head) {
 			return "", ErrNothingToCommit
 		}
 		return sha, err
@@ -173,9 +173,17 @@ func (w *Worktree) Push(ctx context.Context, remoteURL, token string) error {
 	return err
 }
 
+// PushOnto pushes the branch only if the remote branch is still at expect:
+// a push by anyone else since Warden read the head is never overwritten.
+func (w *Worktree) PushOnto(ctx context.Context, remoteURL, token, expect string) error {
+	lease := "--force-with-lease=refs/heads/" + w.Branch + ":" + expect
+	_, err := w.m.git(ctx, w.Dir, token, nil, "-c", "core.hooksPath=/dev/null", "push", lease, "--quiet", "--no-verify", remoteURL, "HEAD:refs/heads/"+w.Branch)
+	return err
+}
+
 // Reset throws away every change in the worktree.
 func (w *Worktree) Reset(ctx context.Context) error {
-	if _, err := w.m.git(ctx, w.Dir, "", nil, "reset", "--hard", "--quiet", w.BaseSHA); err != nil {
+	if _, err := w.m.git(ctx, w.Dir, "", nil, "reset", "--hard", "--quiet", w.Head); err != nil {
 		return err
 	}
 	_, err := w.m.git(ctx, w.Dir, "", nil, "clean", "-fdq")
@@ -190,4 +198,15 @@ func (w *Worktree) ReadFile(rel string) ([]byte, error) {
 		return nil, fmt.Errorf("read %s: %w", rel, err)
 	}
 	return os.ReadFile(p)
+}
+
+// Unchanged reports whether the worktree still equals Head.
+func (w *Worktree) Unchanged(ctx context.Context) (bool, error) {
+	var out string
+	err := w.withIndex(ctx, func(env []string) error {
+		var err error
+		out, err = w.m.git(ctx, w.Dir, "", env, "diff", "--cached", "--name-only", w.Head)
+		return err
+	})
+	return strings.TrimSpace(out) == "", err
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/hibiken/asynq"
 	"github.com/warden-bot/warden/comments"
+	"github.com/warden-bot/warden/followup"
 	"github.com/warden-bot/warden/jobs"
 	"github.com/warden-bot/warden/lifecycle"
 	"github.com/warden-bot/warden/pipeline"
@@ -46,15 +47,16 @@ func (a *app) startWorker(ctx context.Context, errc chan<- error) (*asynq.Server
 	}
 	go sys.retryPending(ctx, 10*time.Second)
 	locks := jobs.NewLocks(a.backend.RDB, jobs.RunLockTTL)
+	fu := &followup.Runner{Store: followup.NewStore(a.backend.RDB), Attempt: p.Attempt, Next: a.queue.EnqueueNext, Prefix: a.cfg.LabelPrefix, Log: a.log}
 	w := &jobs.Worker{
-		Pipeline: &githubRunner{a: a, p: p, locks: locks, redactor: comments.NewRedactor(a.cfg.Secrets()...)},
+		Pipeline: &githubRunner{a: a, p: p, locks: locks, redactor: comments.NewRedactor(a.cfg.Secrets()...), followups: fu},
 		Flags:    jobs.NewFlags(a.backend.RDB),
 		Locks:    locks,
 		Queue:    a.queue,
 		Log:      a.log,
 	}
 	w.Lifecycle = &lifecycle.Lifecycle{App: a.gh, Queue: a.queue, Links: jobs.NewLinks(a.backend.RDB), Counter: jobs.NewCounter(a.backend.RDB),
-		Prefix: a.cfg.LabelPrefix, Redactor: comments.NewRedactor(a.cfg.Secrets()...), Log: a.log, MaxCheckFixes: 2}
+		Prefix: a.cfg.LabelPrefix, Redactor: comments.NewRedactor(a.cfg.Secrets()...), Log: a.log, MaxCheckFixes: 2, Followups: fu.Store}
 	w.Status = &statusPoster{a: a, locks: w.Locks, redactor: comments.NewRedactor(a.cfg.Secrets()...)}
 	srv := jobs.NewServer(a.backend, jobs.ServerOptions{Concurrency: a.cfg.Concurrency, ShutdownTimeout: a.cfg.ShutdownTimeout, Log: a.log})
 	if err := srv.Start(w.Mux()); err != nil {
@@ -66,10 +68,11 @@ func (a *app) startWorker(ctx context.Context, errc chan<- error) (*asynq.Server
 
 // githubRunner runs pipeline attempts for asynq tasks, reporting on GitHub.
 type githubRunner struct {
-	a        *app
-	p        *pipeline.Pipeline
-	locks    *jobs.Locks // nil outside the worker
-	redactor *comments.Redactor
+	a         *app
+	p         *pipeline.Pipeline
+	locks     *jobs.Locks // nil outside the worker
+	redactor  *comments.Redactor
+	followups *followup.Runner // nil outside the worker
 }
 
 func (r *githubRunner) Run(ctx context.Context, p jobs.RunPayload, at jobs.Attempt) jobs.Result {
@@ -90,6 +93,10 @@ func (r *githubRunner) Run(ctx context.Context, p jobs.RunPayload, at jobs.Attem
 	}
 	host.Poster.Remember = true // the attempt is the only writer of its Warden comments
 	host.StatusLock = statusLock(r.locks, r.a.log, p.Repo, p.Issue)
+	if p.Reason == jobs.ReasonFollowup && r.followups != nil {
+		res := r.followups.Run(ctx, host, t, p)
+		return jobs.Result{Record: res.Record, DeferFor: res.DeferFor}
+	}
 	res := r.p.Attempt(ctx, host, t)
 	return jobs.Result{Record: res.Record, DeferFor: res.DeferFor}
 }

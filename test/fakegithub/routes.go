@@ -34,6 +34,7 @@ func (s *Server) routes() http.Handler {
 	m.HandleFunc("GET /repos/{owner}/{repo}/commits/{ref}/status", s.repo(s.combinedStatus))
 	m.HandleFunc("GET /repos/{owner}/{repo}/commits/{ref}/check-runs", s.repo(s.checkRuns))
 	m.HandleFunc("GET /repos/{owner}/{repo}/contents/{path...}", s.repo(s.contents))
+	s.reviewRoutes(m)
 	s.manifestRoutes(m)
 	return s.middleware(m)
 }
@@ -97,8 +98,8 @@ func (s *Server) pullJSON(rp *Repo, p *Pull) map[string]any {
 	s.refresh(rp, p)
 	return map[string]any{"id": p.ID, "number": p.Number, "title": p.Title, "body": p.Body, "state": p.State, "merged": p.Merged,
 		"user": user(p.Author), "labels": labelsJSON(p.Labels),
-		"head":     map[string]any{"ref": p.Head, "sha": p.HeadSHA, "repo": s.repoJSON(rp)},
-		"base":     map[string]any{"ref": p.Base, "repo": s.repoJSON(rp)},
+		"head": map[string]any{"ref": p.Head, "sha": p.HeadSHA, "repo": s.repoJSON(rp)},
+		"base": map[string]any{"ref": p.Base, "repo": s.repoJSON(rp)}, "mergeable": p.Mergeable,
 		"html_url": fmt.Sprintf("https://github.test/%s/%s/pull/%d", rp.Owner, rp.Name, p.Number)}
 }
 
