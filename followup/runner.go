@@ -32,6 +32,9 @@ func quiet(why string) pipeline.Result {
 // follow-up if more feedback came in while this one ran.
 func (r *Runner) Run(ctx context.Context, host *pipeline.GitHubHost, t pipeline.Task, p jobs.RunPayload) pipeline.Result {
 	log := r.Log.With("repo", p.Repo, "issue", p.Issue, "pr", p.PR)
+	if n, err := r.Store.Pending(ctx, p.Repo, p.PR); err == nil && n == 0 {
+		return quiet("no pending feedback") // a sweep or a late copy: no API call
+	}
 	c := host.Client
 	pr, _, err := c.PullRequests.Get(ctx, host.Owner, host.Name, p.PR)
 	if err != nil {
@@ -165,6 +168,16 @@ func (r *Runner) reply(ctx context.Context, c *github.Client, host *pipeline.Git
 // ReplyText is Warden's answer in an inline thread it addressed.
 func ReplyText(sha string) string {
 	return fmt.Sprintf("Addressed in %s.", sha[:min(7, len(sha))])
+}
+
+// After runs when any attempt at the issue ended: feedback on its PR that
+// arrived while it ran (and found the issue's task taken) gets its follow-up.
+func (r *Runner) After(ctx context.Context, p jobs.RunPayload, pr int) {
+	if pr == 0 {
+		return
+	}
+	p.PR = pr
+	r.next(ctx, p, r.Log.With("repo", p.Repo, "issue", p.Issue, "pr", pr))
 }
 
 // next queues another follow-up when feedback is still pending.

@@ -18,6 +18,10 @@ type feedbackStore interface {
 	Pending(ctx context.Context, repo string, pr int) (int64, error)
 }
 
+type sweeper interface {
+	EnqueueSweep(ctx context.Context, p jobs.RunPayload) error
+}
+
 // ownPR is a PR as a delivery shows it, once known to be Warden's own.
 type ownPR struct {
 	repo          string
@@ -71,13 +75,20 @@ func (r *Router) feedback(ctx context.Context, pr ownPR, it followup.Item, sende
 }
 
 func (r *Router) queueFollowup(ctx context.Context, pr ownPR, sender, delivery string) (Decision, error) {
-	res, err := r.Queue.EnqueueRun(ctx, jobs.RunPayload{Repo: pr.repo, Installation: pr.inst, Issue: pr.issue, Mode: pr.mode,
+	p := jobs.RunPayload{Repo: pr.repo, Installation: pr.inst, Issue: pr.issue, Mode: pr.mode,
 		CloneURL: pr.cloneURL, DefaultBranch: pr.defaultBranch, Sender: sender, Delivery: delivery,
-		Reason: jobs.ReasonFollowup, PR: pr.number})
+		Reason: jobs.ReasonFollowup, PR: pr.number}
+	res, err := r.Queue.EnqueueRun(ctx, p)
 	if err != nil {
 		return Decision{}, unavailable("enqueue follow-up", err)
 	}
 	if res == jobs.AlreadyQueued {
+		// The running task may be past its last look at the store.
+		if s, ok := r.Queue.(sweeper); ok {
+			if err := s.EnqueueSweep(ctx, p); err != nil {
+				return Decision{}, unavailable("enqueue follow-up sweep", err)
+			}
+		}
 		return Decision{Code: 200, Status: "already_queued", Reason: "batched into the follow-up already queued or running"}, nil
 	}
 	return queued("follow-up"), nil

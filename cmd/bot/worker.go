@@ -98,6 +98,9 @@ func (r *githubRunner) Run(ctx context.Context, p jobs.RunPayload, at jobs.Attem
 		return jobs.Result{Record: res.Record, DeferFor: res.DeferFor}
 	}
 	res := r.p.Attempt(ctx, host, t)
+	if r.followups != nil {
+		r.followups.After(context.WithoutCancel(ctx), p, res.Record.PR)
+	}
 	return jobs.Result{Record: res.Record, DeferFor: res.DeferFor}
 }
 

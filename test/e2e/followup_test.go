@@ -11,7 +11,7 @@ import (
 )
 
 // followupMarker tells a follow-up prompt from the first attempt's.
-const followupMarker = "Maintainers reviewed pull request"
+const followupMarker = "which you opened for this issue, needs a follow-up"
 
 // followBlock is the follow-up's change to the fixed calc.Add.
 const followBlock = "calc/calc.go\n<<<<<<< SEARCH\n// Add returns the sum of a and b.\nfunc Add(a, b int) int {\n\treturn a + b\n=======\n// Add returns a + b.\nfunc Add(a, b int) int {\n\tsum := a + b\n\treturn sum\n>>>>>>> REPLACE\n"
