@@ -58,7 +58,9 @@ func TestHumanPushMakesWardenBackOff(t *testing.T) {
 			m["sender"].(map[string]any)["login"] = "alice"
 		})
 	}
-	notice := func() int { return strings.Count(strings.Join(w.BotComments(p.Number), "\n"), "so Warden stops changing it") }
+	notice := func() int {
+		return strings.Count(strings.Join(w.BotComments(p.Number), "\n"), "so Warden stops changing it")
+	}
 	w.Eventually(30*time.Second, func() bool { return notice() >= 1 }, "no notice of the hold on the PR")
 	before := len(w.Model.Requests())
 	w.CheckRun(p, "failure")
