@@ -61,8 +61,10 @@ func (r *Runner) Run(ctx context.Context, host *pipeline.GitHubHost, t pipeline.
 		return pipeline.Result{Record: outcome.Record{Outcome: outcome.Retryable, FailureClass: outcome.Transient, Summary: err.Error()}}
 	}
 	log.Info("follow-up starting", "items", len(items), "followup", n, "head", pr.GetHead().GetSHA())
+	words, conflict := splitConflict(items)
 	t.Followup = &pipeline.Followup{PR: p.PR, Branch: pr.GetHead().GetRef(), HeadSHA: pr.GetHead().GetSHA(),
-		Feedback: Render(items), Paths: paths(items), Count: int(n)}
+		Feedback: Render(words), Paths: paths(items), Count: int(n), Conflict: conflict,
+		Author: host.BotLogin, Email: fmt.Sprintf("%d+%s@users.noreply.github.com", host.BotID, host.BotLogin)}
 	fh := &pipeline.FollowupHost{GitHubHost: host, PR: p.PR, Expect: pr.GetHead().GetSHA(),
 		Message: fmt.Sprintf("Follow-up %d on #%d: %s", n, p.PR, Summary(items)),
 		Note:    fmt.Sprintf("Follow-up %d on this pull request answered %s.", n, Summary(items))}
@@ -189,4 +191,19 @@ func (r *Runner) next(ctx context.Context, p jobs.RunPayload, log *slog.Logger) 
 	if err := r.Next(ctx, p); err != nil {
 		log.Error("next follow-up not queued; the feedback waits for the next event", "err", err)
 	}
+}
+
+// splitConflict separates a conflict report (the worktree finds the hunks
+// itself) from the feedback to quote.
+func splitConflict(items []Item) ([]Item, bool) {
+	var out []Item
+	conflict := false
+	for _, it := range items {
+		if it.Kind == KindConflict {
+			conflict = true
+			continue
+		}
+		out = append(out, it)
+	}
+	return out, conflict
 }

@@ -49,3 +49,31 @@ func (l *Lifecycle) queueCIFix(ctx context.Context, c *github.Client, x *pr, rep
 		Reason: jobs.ReasonFollowup, PR: x.GetNumber()})
 	return err
 }
+
+// branchWork is what Warden does to its PR's branch before judging it:
+// nothing while a human holds it (stop), and a conflict update when GitHub
+// reports the PR unmergeable (stop: no merge until the update is pushed
+// and GitHub says mergeable again).
+func (l *Lifecycle) branchWork(ctx context.Context, c *github.Client, x *pr, log *slog.Logger) (bool, error) {
+	if l.held(ctx, x, log) {
+		return true, nil
+	}
+	if l.Followups == nil || x.Mergeable == nil || *x.Mergeable {
+		return false, nil
+	}
+	full := x.owner + "/" + x.name
+	it := followup.Item{Kind: followup.KindConflict, SHA: x.GetHead().GetSHA(), Body: "GitHub reports a conflict with the base."}
+	added, err := l.Followups.Add(ctx, full, x.GetNumber(), it)
+	if err != nil || !added {
+		return true, err
+	}
+	log.Info("PR conflicts with its base; queuing an update of the branch")
+	repo, _, err := c.Repositories.Get(ctx, x.owner, x.name)
+	if err != nil {
+		return true, fmt.Errorf("get repo %s: %w", full, err)
+	}
+	_, err = l.Queue.EnqueueRun(ctx, jobs.RunPayload{Repo: full, Installation: x.installation, Issue: x.issue,
+		Mode: x.mode, CloneURL: repo.GetCloneURL(), DefaultBranch: repo.GetDefaultBranch(),
+		Reason: jobs.ReasonFollowup, PR: x.GetNumber()})
+	return true, err
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/warden-bot/warden/agent"
 	"github.com/warden-bot/warden/outcome"
@@ -19,6 +20,10 @@ type Followup struct {
 	Feedback string // the feedback section, quoted and fenced
 	Paths    []string
 	Count    int // this PR's follow-up number, for followups.max
+	// Conflict: merge the default branch in first (GitHub reports the PR
+	// unmergeable); Author and Email sign the merge commit.
+	Conflict      bool
+	Author, Email string
 }
 
 // firstStage is Plan, or for a follow-up its deterministic stand-in: the
@@ -37,6 +42,11 @@ func (a *attempt) followupPlan(ctx context.Context) error {
 	if limit := a.cfg.Followups.Max; f.Count > limit {
 		return &outcome.Error{Class: outcome.Deterministic, Stage: StagePlan,
 			Msg: fmt.Sprintf("PR #%d reached its follow-up limit (followups.max = %d): a maintainer needs to take it from here", f.PR, limit)}
+	}
+	if f.Conflict {
+		if err := a.mergeBase(ctx); err != nil {
+			return err
+		}
 	}
 	changes, err := a.wt.Changes(ctx)
 	if err != nil {
@@ -57,6 +67,9 @@ func (a *attempt) followupPlan(ctx context.Context) error {
 // followupEdit asks for the change with the feedback and the PR's diff, and
 // holds it to the guards on the PR's whole diff against its base.
 func (a *attempt) followupEdit(ctx context.Context) error {
+	if strings.TrimSpace(a.t.Followup.Feedback) == "" {
+		return nil // a conflict git resolved alone: nothing to ask the model
+	}
 	diff, err := a.wt.Diff(ctx)
 	if err != nil {
 		return fmt.Errorf("diff of PR #%d: %w", a.t.Followup.PR, err)
@@ -76,5 +89,32 @@ func (a *attempt) followupEdit(ctx context.Context) error {
 		}
 		return err
 	}
+	return nil
+}
+
+// mergeBase brings the default branch into the PR's branch. Hunks git
+// cannot merge become feedback: the branch's side is checked out and the
+// model re-applies the base's side, under the same guards and tests.
+func (a *attempt) mergeBase(ctx context.Context) error {
+	f := a.t.Followup
+	cs, err := a.wt.MergeBase(ctx, f.Author, f.Email)
+	if err != nil {
+		return &outcome.Error{Class: outcome.Deterministic, Stage: StagePlan, Msg: "could not merge the base into the branch", Err: err}
+	}
+	a.log.Info("base merged into the PR's branch", "conflicts", len(cs))
+	if len(cs) == 0 {
+		return nil
+	}
+	var b strings.Builder
+	b.WriteString(f.Feedback)
+	fmt.Fprintf(&b, "The branch conflicts with its base: merging the base's head left %d file(s) that git could not merge. "+
+		"Each file now holds the pull request's side; change it so it also keeps what the base's side (between ======= and >>>>>>>) changed:\n", len(cs))
+	for _, c := range cs {
+		fmt.Fprintf(&b, "<feedback>\n--- %s\n%s</feedback>\n", c.Path, c.Hunks)
+		if !slices.Contains(f.Paths, c.Path) {
+			f.Paths = append(f.Paths, c.Path)
+		}
+	}
+	f.Feedback = b.String()
 	return nil
 }

@@ -102,6 +102,7 @@ type Worktree struct {
 	// Head is the commit checked out at start: BaseSHA, or a follow-up's
 	// PR head. Reset returns to it.
 	Head    string
+	BaseTip string // the default branch's head when the worktree was made
 	mirror  string
 	m       *Manager
 	indexMu sync.Mutex // the private index (index.go) serves one command at a time
@@ -125,7 +126,7 @@ func (m *Manager) Prepare(ctx context.Context, req PrepareRequest) (*Worktree, e
 		return nil, fmt.Errorf("default branch %s of %s: %w", req.BaseBranch, req.Repo, err)
 	}
 	wt := &Worktree{Dir: filepath.Join(m.dir, "worktrees", safe(req.TaskKey)), Branch: req.Branch, BaseSHA: strings.TrimSpace(sha), mirror: mirror, m: m}
-	wt.Head = wt.BaseSHA
+	wt.Head, wt.BaseTip = wt.BaseSHA, wt.BaseSHA
 	if req.Start != "" {
 		if err := m.startAt(ctx, wt, req.Start); err != nil {
 			return nil, fmt.Errorf("start %s at %s: %w", req.TaskKey, req.Start, err)
