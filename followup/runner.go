@@ -69,6 +69,15 @@ func (r *Runner) Run(ctx context.Context, host *pipeline.GitHubHost, t pipeline.
 		Message: fmt.Sprintf("Follow-up %d on #%d: %s", n, p.PR, Summary(items)),
 		Note:    fmt.Sprintf("Follow-up %d on this pull request answered %s.", n, Summary(items))}
 	res := r.Attempt(ctx, fh, t)
+	if o := res.Record.Outcome; (o == outcome.Deferred || o == outcome.Retryable) && fh.Pushed == "" {
+		// Tried again later: the feedback waits, and this try does not count.
+		bg := context.WithoutCancel(ctx)
+		if err := r.Store.Requeue(bg, p.Repo, p.PR, items); err != nil {
+			log.Error("feedback of a deferred follow-up not kept", "err", err)
+		}
+		_ = r.Store.Unuse(bg, p.Repo, p.PR)
+		return res
+	}
 	if res.Record.Outcome == outcome.Completed && fh.Pushed != "" {
 		r.reply(context.WithoutCancel(ctx), c, host, p.PR, items, fh.Pushed, log)
 	}

@@ -177,6 +177,14 @@ func (s *Store) Used(ctx context.Context, repo string, pr int) (int64, error) {
 	return n.Val(), nil
 }
 
+// Unuse takes back a follow-up that will be tried again (deferred).
+func (s *Store) Unuse(ctx context.Context, repo string, pr int) error {
+	if err := s.rdb.Decr(ctx, key(repo, pr, "count")).Err(); err != nil {
+		return fmt.Errorf("uncount follow-up of %s#%d: %w", repo, pr, err)
+	}
+	return nil
+}
+
 // Hold records that someone else pushed to the branch; it reports whether
 // the hold is new (so Warden says so once).
 func (s *Store) Hold(ctx context.Context, repo string, pr int, by string) (bool, error) {
