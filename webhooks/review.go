@@ -14,6 +14,7 @@ import (
 type feedbackStore interface {
 	Add(ctx context.Context, repo string, pr int, it followup.Item) (bool, error)
 	Hold(ctx context.Context, repo string, pr int, by string) (bool, error)
+	Held(ctx context.Context, repo string, pr int) (string, error)
 	Release(ctx context.Context, repo string, pr int) error
 	Pending(ctx context.Context, repo string, pr int) (int64, error)
 }
@@ -167,6 +168,13 @@ func (r *Router) prComment(ctx context.Context, d Delivery) (Decision, error) {
 // resumeBranch lifts a hold after a writer's `/<prefix> retry` on the PR and
 // answers the feedback that waited, or re-evaluates the PR.
 func (r *Router) resumeBranch(ctx context.Context, pr ownPR, sender, delivery string) (Decision, error) {
+	by, err := r.Followups.Held(ctx, pr.repo, pr.number)
+	if err != nil {
+		return Decision{}, unavailable("read hold", err)
+	}
+	if by == "" {
+		return ignored("the branch is not held"), nil
+	}
 	if err := r.Followups.Release(ctx, pr.repo, pr.number); err != nil {
 		return Decision{}, unavailable("release hold", err)
 	}
