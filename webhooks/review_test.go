@@ -37,8 +37,13 @@ func (m *memFeedback) Hold(_ context.Context, _ string, pr int, by string) (bool
 	return true, nil
 }
 
-func (m *memFeedback) Held(_ context.Context, _ string, pr int) (string, error) { return m.holds[pr], nil }
-func (m *memFeedback) Release(_ context.Context, _ string, pr int) error     { delete(m.holds, pr); return nil }
+func (m *memFeedback) Held(_ context.Context, _ string, pr int) (string, error) {
+	return m.holds[pr], nil
+}
+func (m *memFeedback) Release(_ context.Context, _ string, pr int) error {
+	delete(m.holds, pr)
+	return nil
+}
 func (m *memFeedback) Pending(context.Context, string, int) (int64, error) {
 	return int64(len(m.items)), nil
 }
