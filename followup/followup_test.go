@@ -116,3 +116,26 @@ func TestLogTailKeepsWholeLines(t *testing.T) {
 		t.Fatalf("tail = %q", got)
 	}
 }
+
+// A PR with feedback waiting or a follow-up running is busy (no merge);
+// an evaluation skipped meanwhile is handed back once.
+func TestBusyAndSkipped(t *testing.T) {
+	s, ctx := store(t), context.Background()
+	repo := "acme/busy-" + t.Name()
+	if busy, _ := s.Busy(ctx, repo, 1); busy {
+		t.Fatal("idle PR busy")
+	}
+	done := s.Active(ctx, repo, 1)
+	if busy, _ := s.Busy(ctx, repo, 1); !busy {
+		t.Fatal("running follow-up not busy")
+	}
+	done()
+	s.Add(ctx, repo, 1, Item{Kind: KindComment, ID: 9, Body: "x"})
+	if busy, _ := s.Busy(ctx, repo, 1); !busy {
+		t.Fatal("pending feedback not busy")
+	}
+	_ = s.Skipped(ctx, repo, 1)
+	if !s.TakeSkipped(ctx, repo, 1) || s.TakeSkipped(ctx, repo, 1) {
+		t.Fatal("skipped evaluation not handed back exactly once")
+	}
+}

@@ -17,9 +17,23 @@ type Runner struct {
 	Store   *Store
 	Attempt func(ctx context.Context, host pipeline.Host, t pipeline.Task) pipeline.Result
 	// Next queues the following follow-up when feedback arrived meanwhile.
-	Next   func(ctx context.Context, p jobs.RunPayload) error
-	Prefix string
-	Log    *slog.Logger
+	Next func(ctx context.Context, p jobs.RunPayload) error
+	// Reevaluate queues a PR evaluation the follow-up held back; may be nil.
+	Reevaluate func(ctx context.Context, p jobs.PRPayload) error
+	Prefix     string
+	Log        *slog.Logger
+}
+
+// finish clears the running mark and runs the merge evaluation that was
+// skipped while the follow-up ran (a green check meanwhile).
+func (r *Runner) finish(ctx context.Context, p jobs.RunPayload, inactive func()) {
+	inactive()
+	bg := context.WithoutCancel(ctx)
+	if r.Reevaluate != nil && r.Store.TakeSkipped(bg, p.Repo, p.PR) {
+		if err := r.Reevaluate(bg, jobs.PRPayload{Repo: p.Repo, Installation: p.Installation, PR: p.PR, Action: "checks"}); err != nil {
+			r.Log.Warn("held-back PR evaluation not queued", "repo", p.Repo, "pr", p.PR, "err", err)
+		}
+	}
 }
 
 // quiet is the result of a follow-up that had nothing to do.
@@ -47,6 +61,7 @@ func (r *Runner) Run(ctx context.Context, host *pipeline.GitHubHost, t pipeline.
 	if by, err := r.Store.Held(ctx, p.Repo, p.PR); err != nil || by != "" {
 		return quiet("the branch is held after a push by someone else") // feedback stays pending
 	}
+	defer r.finish(ctx, p, r.Store.Active(ctx, p.Repo, p.PR))
 	items, err := r.Store.Drain(ctx, p.Repo, p.PR)
 	if err != nil {
 		return pipeline.Result{Record: outcome.Record{Outcome: outcome.Retryable, FailureClass: outcome.Transient, Summary: err.Error()}}

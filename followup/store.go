@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/redis/go-redis/v9"
+	"github.com/warden-bot/warden/jobs"
 )
 
 // Item kinds.
@@ -175,6 +176,36 @@ func (s *Store) Used(ctx context.Context, repo string, pr int) (int64, error) {
 		return 0, fmt.Errorf("count follow-ups of %s#%d: %w", repo, pr, err)
 	}
 	return n.Val(), nil
+}
+
+// Busy reports whether the PR has feedback waiting or a follow-up running:
+// a maintenance PR is not merged under a maintainer's request for changes.
+func (s *Store) Busy(ctx context.Context, repo string, pr int) (bool, error) {
+	n, err := s.rdb.Exists(ctx, key(repo, pr, "pending"), key(repo, pr, "active")).Result()
+	if err != nil {
+		return true, fmt.Errorf("read follow-up state of %s#%d: %w", repo, pr, err)
+	}
+	return n > 0, nil
+}
+
+// Active marks a follow-up running on the PR until done is called (or a
+// crashed worker's mark expires).
+func (s *Store) Active(ctx context.Context, repo string, pr int) (done func()) {
+	k := key(repo, pr, "active")
+	_ = s.rdb.Set(ctx, k, "1", jobs.RunTimeout).Err()
+	return func() { _ = s.rdb.Del(context.WithoutCancel(ctx), k).Err() }
+}
+
+// Skipped notes that a PR evaluation was skipped while busy; TakeSkipped
+// reads and clears it, so the follow-up's end can run the evaluation.
+func (s *Store) Skipped(ctx context.Context, repo string, pr int) error {
+	return s.rdb.Set(ctx, key(repo, pr, "skipped"), "1", keep).Err()
+}
+
+// TakeSkipped reports (once) whether an evaluation was skipped.
+func (s *Store) TakeSkipped(ctx context.Context, repo string, pr int) bool {
+	n, err := s.rdb.Del(ctx, key(repo, pr, "skipped")).Result()
+	return err == nil && n > 0
 }
 
 // Unuse takes back a follow-up that will be tried again (deferred).

@@ -58,7 +58,17 @@ func (l *Lifecycle) branchWork(ctx context.Context, c *github.Client, x *pr, log
 	if l.held(ctx, x, log) {
 		return true, nil
 	}
-	if l.Followups == nil || x.Mergeable == nil || *x.Mergeable {
+	if l.Followups == nil {
+		return false, nil
+	}
+	if busy, err := l.Followups.Busy(ctx, x.owner+"/"+x.name, x.GetNumber()); err != nil || busy {
+		log.Info("feedback waiting or a follow-up running; the PR is not merged now", "err", err)
+		if err == nil {
+			err = l.Followups.Skipped(ctx, x.owner+"/"+x.name, x.GetNumber())
+		}
+		return true, err
+	}
+	if x.Mergeable == nil || *x.Mergeable {
 		return false, nil
 	}
 	full := x.owner + "/" + x.name

@@ -47,7 +47,7 @@ func (a *app) startWorker(ctx context.Context, errc chan<- error) (*asynq.Server
 	}
 	go sys.retryPending(ctx, 10*time.Second)
 	locks := jobs.NewLocks(a.backend.RDB, jobs.RunLockTTL)
-	fu := &followup.Runner{Store: followup.NewStore(a.backend.RDB), Attempt: p.Attempt, Next: a.queue.EnqueueNext, Prefix: a.cfg.LabelPrefix, Log: a.log}
+	fu := &followup.Runner{Store: followup.NewStore(a.backend.RDB), Attempt: p.Attempt, Next: a.queue.EnqueueNext, Reevaluate: a.queue.EnqueuePR, Prefix: a.cfg.LabelPrefix, Log: a.log}
 	w := &jobs.Worker{
 		Pipeline: &githubRunner{a: a, p: p, locks: locks, redactor: comments.NewRedactor(a.cfg.Secrets()...), followups: fu},
 		Flags:    jobs.NewFlags(a.backend.RDB),
