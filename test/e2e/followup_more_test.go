@@ -142,3 +142,21 @@ func TestFollowupCapEscalates(t *testing.T) {
 		t.Fatal("a follow-up past the cap pushed")
 	}
 }
+
+// On an evolution PR a follow-up's push sets warden/mode back to pending:
+// an approval of the old head no longer counts.
+func TestEvolutionFollowupResetsApproval(t *testing.T) {
+	w := withOpenPR(t, 88, "evolution")
+	w.Model.Script(followupScript)
+	p := w.Pull()
+	w.Review(p, "alice", "APPROVED")
+	w.Eventually(30*time.Second, func() bool { return w.modeStatus(p.HeadSHA) == "success" }, "approval not seen")
+	w.prComment(p, "/warden fix name the sum", "alice")
+	w.Eventually(90*time.Second, func() bool { return w.Pull().HeadSHA != p.HeadSHA }, "no follow-up push")
+	if st := w.modeStatus(w.Pull().HeadSHA); st != "pending" {
+		t.Fatalf("warden/mode on the follow-up's head = %q, want pending", st)
+	}
+	if w.Pull().Merged {
+		t.Fatal("an evolution PR was merged")
+	}
+}
