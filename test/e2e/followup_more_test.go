@@ -153,7 +153,9 @@ func TestEvolutionFollowupResetsApproval(t *testing.T) {
 	w.Eventually(30*time.Second, func() bool { return w.modeStatus(p.HeadSHA) == "success" }, "approval not seen")
 	w.prComment(p, "/warden fix name the sum", "alice")
 	w.Eventually(90*time.Second, func() bool { return w.Pull().HeadSHA != p.HeadSHA }, "no follow-up push")
-	if st := w.modeStatus(w.Pull().HeadSHA); st != "pending" {
+	head := w.Pull().HeadSHA // pushed first; its status follows the push
+	w.Eventually(30*time.Second, func() bool { return w.modeStatus(head) != "" }, "no warden/mode on the follow-up's head")
+	if st := w.modeStatus(head); st != "pending" {
 		t.Fatalf("warden/mode on the follow-up's head = %q, want pending", st)
 	}
 	if w.Pull().Merged {
