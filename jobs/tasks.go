@@ -49,6 +49,7 @@ type RunPayload struct {
 	Deferrals     int    `json:"deferrals,omitempty"`
 	Depth         int    `json:"depth,omitempty"`
 	Parent        int    `json:"parent,omitempty"`
+	PR            int    `json:"pr,omitempty"` // a follow-up's pull request
 }
 
 // Key identifies the issue: owner/name#n.

@@ -177,7 +177,9 @@ func (w *Worker) deferRun(ctx context.Context, p RunPayload, d time.Duration) er
 		d = time.Minute
 	}
 	p.Deferrals++
-	p.Reason = ReasonDeferred
+	if p.Reason != ReasonFollowup { // a follow-up stays one: its feedback waits in the store
+		p.Reason = ReasonDeferred
+	}
 	id := fmt.Sprintf("%s:deferred:%d", RunTaskID(p.Repo, p.Issue), p.Deferrals)
 	task, err := NewRunTask(p, asynq.TaskID(id), asynq.ProcessIn(d))
 	if err != nil {

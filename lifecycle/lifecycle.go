@@ -15,6 +15,7 @@ import (
 
 	"github.com/google/go-github/v60/github"
 	"github.com/warden-bot/warden/comments"
+	"github.com/warden-bot/warden/followup"
 	"github.com/warden-bot/warden/jobs"
 	"github.com/warden-bot/warden/pipeline"
 )
@@ -40,6 +41,8 @@ type Lifecycle struct {
 	Log      *slog.Logger
 	// MaxCheckFixes bounds fix attempts queued for failing CI on one issue.
 	MaxCheckFixes int
+	// Followups holds feedback and branch holds for follow-ups; may be nil.
+	Followups *followup.Store
 }
 
 // pr is a Warden pull request as re-read from the API.

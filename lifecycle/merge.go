@@ -9,7 +9,6 @@ import (
 
 	"github.com/google/go-github/v60/github"
 	"github.com/warden-bot/warden/comments"
-	"github.com/warden-bot/warden/jobs"
 	"github.com/warden-bot/warden/modes"
 	"github.com/warden-bot/warden/pipeline"
 )
@@ -98,9 +97,7 @@ func (l *Lifecycle) checksFailed(ctx context.Context, c *github.Client, x *pr, w
 	if err != nil {
 		return fmt.Errorf("get repo %s/%s: %w", x.owner, x.name, err)
 	}
-	_, err = l.Queue.EnqueueRun(ctx, jobs.RunPayload{Repo: x.owner + "/" + x.name, Installation: x.installation, Issue: x.issue,
-		Mode: x.mode, CloneURL: repo.GetCloneURL(), DefaultBranch: repo.GetDefaultBranch(), Reason: jobs.ReasonCheck})
-	return err
+	return l.queueCIFix(ctx, c, x, repo)
 }
 
 // repoConfig reads .github/warden.yml from the default branch; a missing

@@ -52,8 +52,15 @@ func (l *Lifecycle) evaluate(ctx context.Context, c *github.Client, x *pr, p job
 	if x.GetState() == "closed" {
 		return l.closed(ctx, c, x, log)
 	}
+	stop, err := l.branchWork(ctx, c, x, log)
+	if err != nil {
+		return err
+	}
 	if x.mode == "evolution" {
 		return l.approval(ctx, c, x, log)
+	}
+	if stop {
+		return nil
 	}
 	// A maintenance PR carries warden/mode success; anyone else's value is overwritten.
 	if p.Action == "status" || p.Action == "sync" {

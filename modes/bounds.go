@@ -24,6 +24,7 @@ const (
 	CeilDeferrals        = 10
 	CeilContextTokens    = 200000
 	CeilBreaker          = 10
+	CeilFollowups        = 20
 )
 
 type bound struct {
@@ -50,6 +51,7 @@ func bounds(c Config, root *yaml.Node) error {
 		{"max_deferrals", float64(c.MaxDeferrals), CeilDeferrals},
 		{"context_tokens", float64(c.ContextTokens), CeilContextTokens},
 		{"circuit_breaker.limit", float64(c.CircuitBreaker.Limit), CeilBreaker},
+		{"followups.max", float64(c.Followups.Max), CeilFollowups},
 	}
 	for _, b := range checks {
 		zeroOK := b.key == "max_fix_attempts" || b.key == "max_deferrals"

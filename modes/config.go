@@ -49,6 +49,13 @@ type Config struct {
 	Decomposition  Decomposition     `yaml:"decomposition"`
 	MaxDeferrals   int               `yaml:"max_deferrals"`
 	ContextTokens  int               `yaml:"context_tokens"` // the planner's repository-context budget
+	Followups      Followups         `yaml:"followups"`
+}
+
+// Followups bounds follow-up attempts (review feedback, CI fixes, conflict
+// updates) on one pull request.
+type Followups struct {
+	Max int `yaml:"max"`
 }
 
 // ModeLimits are one mode's limits.
@@ -114,6 +121,7 @@ func Default() Config {
 		Decomposition:  Decomposition{MaxDepth: 3, MaxSubtasks: 5, MaxTasksPerTree: 10},
 		MaxDeferrals:   3,
 		ContextTokens:  12000,
+		Followups:      Followups{Max: 5},
 	}
 }
 

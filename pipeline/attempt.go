@@ -91,10 +91,14 @@ func (a *attempt) setup(ctx context.Context) error {
 func (a *attempt) prepare(ctx context.Context) error {
 	start := time.Now()
 	var err error
-	a.wt, err = a.p.Workspace.Prepare(ctx, workspace.PrepareRequest{
+	req := workspace.PrepareRequest{
 		Repo: a.t.Repo, CloneURL: a.t.CloneURL, Token: a.t.Token, BaseBranch: a.t.DefaultBranch,
 		Branch: a.branch(), TaskKey: taskKey(a.t),
-	})
+	}
+	if f := a.t.Followup; f != nil { // the PR's own branch, from its head
+		req.Branch, req.Start = f.Branch, f.HeadSHA
+	}
+	a.wt, err = a.p.Workspace.Prepare(ctx, req)
 	if err != nil {
 		return fmt.Errorf("prepare worktree: %w", err)
 	}

@@ -12,6 +12,9 @@ import (
 )
 
 func (a *attempt) implementStage(ctx context.Context) error {
+	if a.t.Followup != nil {
+		return a.followupEdit(ctx)
+	}
 	prompt, err := agent.RenderImplement(a.editInput())
 	if err != nil {
 		return err

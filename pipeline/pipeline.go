@@ -28,7 +28,8 @@ type Task struct {
 	Attempt       int // 1-based, counted over the outcome records
 	Deferrals     int
 	Depth         int
-	Final         bool // no retry left: a Retryable outcome becomes Escalated
+	Final         bool      // no retry left: a Retryable outcome becomes Escalated
+	Followup      *Followup // set: continue the open PR's branch with feedback
 }
 
 // Result is how an attempt ended, with what the outcome comment showed.

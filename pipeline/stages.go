@@ -21,7 +21,7 @@ func (a *attempt) stages(ctx context.Context) error {
 			{StageSecurity, a.securityStage}, {StageReview, a.reviewStage},
 		}
 		if round == 1 {
-			steps = append([]step{{StagePlan, a.planStage}}, steps...)
+			steps = append([]step{{StagePlan, a.firstStage()}}, steps...)
 		}
 		if err := a.chain(ctx, fmt.Sprintf("pipeline round %d", round), steps); err != nil {
 			return err

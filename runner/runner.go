@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-github/v60/github"
 	"github.com/hibiken/asynq"
 	"github.com/warden-bot/warden/comments"
+	"github.com/warden-bot/warden/followup"
 	"github.com/warden-bot/warden/jobs"
 	"github.com/warden-bot/warden/outcome"
 	"github.com/warden-bot/warden/pipeline"
@@ -62,6 +63,9 @@ type Runner struct {
 	Pipeline *pipeline.Pipeline
 	Locks    *jobs.Locks
 	Log      *slog.Logger
+	// Followups runs follow-up attempts on Warden's own PRs and is told
+	// when a first attempt ends; nil leaves both out.
+	Followups *followup.Runner
 }
 
 // Run runs one attempt; GitHub failing before it starts makes it retryable.
@@ -83,7 +87,14 @@ func (r *Runner) Run(ctx context.Context, p jobs.RunPayload, at jobs.Attempt) jo
 	}
 	host.Poster.Remember = true // the attempt is the only writer of its Warden comments
 	host.StatusLock = StatusLock(r.Locks, r.Log, p.Repo, p.Issue)
+	if p.Reason == jobs.ReasonFollowup && r.Followups != nil {
+		res := r.Followups.Run(ctx, host, t, p)
+		return jobs.Result{Record: res.Record, DeferFor: res.DeferFor}
+	}
 	res := r.Pipeline.Attempt(ctx, host, t)
+	if r.Followups != nil {
+		r.Followups.After(context.WithoutCancel(ctx), p, res.Record.PR)
+	}
 	return jobs.Result{Record: res.Record, DeferFor: res.DeferFor}
 }
 

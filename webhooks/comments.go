@@ -52,6 +52,9 @@ func (r *Router) issueComment(ctx context.Context, d Delivery) (Decision, error)
 	if !valid {
 		return Decision{}, errMissing("issue_comment")
 	}
+	if ic.issue.isPullRequest() {
+		return r.prComment(ctx, d)
+	}
 	cmds := Commands(r.Prefix, ev.Comment.Body)
 	if len(cmds) == 0 || r.fromBot(ctx, ic.sender) || ic.issue.isPullRequest() {
 		return ignored("no command"), nil

@@ -40,6 +40,11 @@ func (r *Router) pullRequest(ctx context.Context, d Delivery) (Decision, error) 
 		return ignored("not a Warden pull request"), nil
 	}
 	p := jobs.PRPayload{Repo: ev.GetRepo().GetFullName(), Installation: ev.GetInstallation().GetID(), PR: pr.GetNumber(), SHA: pr.GetHead().GetSHA(), Sender: ev.GetSender().GetLogin()}
+	if ev.GetAction() == "synchronize" && !r.fromBot(ctx, p.Sender) {
+		if err := r.humanPush(ctx, p.Repo, p.Installation, p.PR, p.Sender); err != nil {
+			return Decision{}, err
+		}
+	}
 	switch ev.GetAction() {
 	case "synchronize", "reopened":
 		p.Action = "sync"
@@ -67,6 +72,9 @@ func (r *Router) review(ctx context.Context, d Delivery) (Decision, error) {
 	}
 	if !r.wardenBranch(pr.GetHead().GetRef()) {
 		return ignored("not a Warden pull request"), nil
+	}
+	if dec, isFeedback, err := r.reviewFeedback(ctx, &ev, d.ID); err != nil || isFeedback && !evolution(r.Prefix, pr.GetBody()) {
+		return dec, err // only an evolution PR's approval needs re-evaluating after a review
 	}
 	return r.enqueuePR(ctx, jobs.PRPayload{Repo: ev.GetRepo().GetFullName(), Installation: ev.GetInstallation().GetID(),
 		PR: pr.GetNumber(), SHA: pr.GetHead().GetSHA(), Action: "review", Sender: ev.GetSender().GetLogin()})

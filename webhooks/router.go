@@ -36,6 +36,8 @@ type Router struct {
 	Perms  permissions
 	App    appInfo // nil when no App is configured: nothing is queued
 	Log    *slog.Logger
+	// Followups keeps feedback on Warden's PRs; nil turns follow-ups off.
+	Followups feedbackStore
 }
 
 // Route decides what a delivery means. Errors are ErrMalformed or a failure
@@ -58,6 +60,8 @@ func (r *Router) Route(ctx context.Context, d Delivery) (Decision, error) {
 		return r.pullRequest(ctx, d)
 	case "pull_request_review":
 		return r.review(ctx, d)
+	case "pull_request_review_comment":
+		return r.reviewComment(ctx, d)
 	case "check_suite", "check_run":
 		return r.checks(ctx, d)
 	case "status":

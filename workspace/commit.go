@@ -39,20 +39,28 @@ func (w *Worktree) Commit(ctx context.Context, msg, name, email string) (string,
 		return "", err
 	}
 	if headTree == w.judged {
-		if head == w.BaseSHA {
+		if head == w.BaseSHA || head == w.Head {
 			return "", ErrNothingToCommit
 		}
 		w.commit = head
 		return head, nil
 	}
 	who := []string{"GIT_AUTHOR_NAME=" + name, "GIT_AUTHOR_EMAIL=" + email, "GIT_COMMITTER_NAME=" + name, "GIT_COMMITTER_EMAIL=" + email}
-	out, err := w.git(ctx, "", who, "-c", "commit.gpgsign=false", "commit-tree", w.judged, "-p", head, "-m", msg)
+	parents := []string{"-p", head}
+	if w.merging != "" {
+		parents = append(parents, "-p", w.merging)
+	}
+	out, err := w.git(ctx, "", who, append(append([]string{"-c", "commit.gpgsign=false", "commit-tree", w.judged}, parents...), "-m", msg)...)
 	if err != nil {
 		return "", err
 	}
 	sha := strings.TrimSpace(out)
 	if _, err := w.git(ctx, "", nil, "-c", "core.hooksPath=/dev/null", "update-ref", "refs/heads/"+w.Branch, sha, head); err != nil {
 		return "", err
+	}
+	if w.merging != "" {
+		_, _ = w.git(ctx, "", nil, "merge", "--quit") // the merge is concluded by this commit
+		w.merging = ""
 	}
 	w.commit = sha
 	return sha, nil
@@ -73,6 +81,11 @@ func (w *Worktree) Push(ctx context.Context, remoteURL, token string) error {
 	if _, err := w.git(ctx, token, nil, "-c", "core.hooksPath=/dev/null", "push", "--force", "--quiet", "--no-verify", remoteURL, sha+":"+ref); err != nil {
 		return err
 	}
+	return w.readBack(ctx, remoteURL, token, ref, sha)
+}
+
+// readBack checks that the remote branch is at the judged commit.
+func (w *Worktree) readBack(ctx context.Context, remoteURL, token, ref, sha string) error {
 	out, err := w.git(ctx, token, nil, "ls-remote", remoteURL, ref)
 	if err != nil {
 		return fmt.Errorf("read back %s: %w", ref, err)

@@ -87,6 +87,11 @@ type PrepareRequest struct {
 	BaseBranch string // the default branch
 	Branch     string // the task's branch, e.g. warden/12-fix-add
 	TaskKey    string // names the worktree directory
+	// Start, when set, is the commit to check out instead of the default
+	// branch's head (a follow-up continues its PR's head); BaseSHA is then
+	// its merge base with the default branch, so guards judge the PR's
+	// whole diff.
+	Start string
 }
 
 // Worktree is one task's checkout.
@@ -94,15 +99,20 @@ type Worktree struct {
 	Dir     string
 	Branch  string
 	BaseSHA string
+	// Head is the commit checked out at start: BaseSHA, or a follow-up's
+	// PR head. Reset returns to it.
+	Head    string
+	BaseTip string // the default branch's head when the worktree was made
 	mirror  string
 	m       *Manager
 	indexMu sync.Mutex // the private index (index.go) serves one command at a time
 	// gitDir is the worktree's administrative directory, read right after
 	// git created it: a command may rewrite the worktree's .git file, and
 	// Warden's own git commands never follow it.
-	gitDir string
-	judged string // the tree the guards last judged (Changes); Commit commits exactly it
-	commit string // the commit made of judged; Push pushes exactly it
+	gitDir  string
+	judged  string // the tree the guards last judged (Changes); Commit commits exactly it
+	commit  string // the commit made of judged; Push pushes exactly it
+	merging string // the base tip a conflicted MergeBase merges: Commit's second parent
 }
 
 // Dir is the manager's root under the data dir; other per-repository caches
@@ -127,6 +137,12 @@ func (m *Manager) Prepare(ctx context.Context, req PrepareRequest) (*Worktree, e
 		return nil, fmt.Errorf("default branch %s of %s: %w", req.BaseBranch, req.Repo, err)
 	}
 	wt := &Worktree{Dir: filepath.Join(m.dir, "worktrees", safe(req.TaskKey)), Branch: req.Branch, BaseSHA: strings.TrimSpace(sha), mirror: mirror, m: m}
+	wt.Head, wt.BaseTip = wt.BaseSHA, wt.BaseSHA
+	if req.Start != "" {
+		if err := m.startAt(ctx, wt, req.Start); err != nil {
+			return nil, fmt.Errorf("start %s at %s: %w", req.TaskKey, req.Start, err)
+		}
+	}
 	if err := m.addWorktree(ctx, wt); err != nil {
 		return nil, fmt.Errorf("create worktree for %s: %w", req.TaskKey, err)
 	}
@@ -145,7 +161,7 @@ func (m *Manager) addWorktree(ctx context.Context, wt *Worktree) error {
 		m.removeLocked(ctx, wt.mirror, wt.Dir) // left on disk
 	}
 	add := func() error {
-		_, err := m.git(ctx, wt.mirror, "", nil, "worktree", "add", "--force", "-B", wt.Branch, wt.Dir, wt.BaseSHA)
+		_, err := m.git(ctx, wt.mirror, "", nil, "worktree", "add", "--force", "-B", wt.Branch, wt.Dir, wt.Head)
 		return err
 	}
 	if err := add(); err != nil {
@@ -217,4 +233,19 @@ func (m *Manager) Sweep(ctx context.Context) (int, error) {
 		m.opts.Logger.Info("swept worktrees left by a previous process", "count", len(entries))
 	}
 	return len(entries), nil
+}
+
+// startAt points wt at start (a commit the mirror fetched) with its merge
+// base against the default branch as BaseSHA.
+func (m *Manager) startAt(ctx context.Context, wt *Worktree, start string) error {
+	head, err := m.git(ctx, wt.mirror, "", nil, "rev-parse", "--verify", start+"^{commit}")
+	if err != nil {
+		return err
+	}
+	base, err := m.git(ctx, wt.mirror, "", nil, "merge-base", wt.BaseSHA, strings.TrimSpace(head))
+	if err != nil {
+		return err
+	}
+	wt.Head, wt.BaseSHA = strings.TrimSpace(head), strings.TrimSpace(base)
+	return nil
 }

@@ -154,9 +154,28 @@ func countLines(s string) int {
 	return n
 }
 
+// PushOnto pushes the judged commit only if the remote branch is still at
+// expect: a push by anyone else since Warden read the head is never
+// overwritten. Like Push, it reads the branch back.
+func (w *Worktree) PushOnto(ctx context.Context, remoteURL, token, expect string) error {
+	sha := w.commit
+	if sha == "" {
+		var err error
+		if sha, err = w.revParse(ctx, "HEAD"); err != nil {
+			return err
+		}
+	}
+	ref := "refs/heads/" + w.Branch
+	lease := "--force-with-lease=" + ref + ":" + expect
+	if _, err := w.git(ctx, token, nil, "-c", "core.hooksPath=/dev/null", "push", lease, "--quiet", "--no-verify", remoteURL, sha+":"+ref); err != nil {
+		return err
+	}
+	return w.readBack(ctx, remoteURL, token, ref, sha)
+}
+
 // Reset throws away every change in the worktree.
 func (w *Worktree) Reset(ctx context.Context) error {
-	if _, err := w.git(ctx, "", nil, "reset", "--hard", "--quiet", w.BaseSHA); err != nil {
+	if _, err := w.git(ctx, "", nil, "reset", "--hard", "--quiet", w.Head); err != nil {
 		return err
 	}
 	_, err := w.git(ctx, "", nil, "clean", "-fdq")
@@ -171,4 +190,15 @@ func (w *Worktree) ReadFile(rel string) ([]byte, error) {
 		return nil, fmt.Errorf("read %s: %w", rel, err)
 	}
 	return os.ReadFile(p)
+}
+
+// Unchanged reports whether the worktree still equals Head.
+func (w *Worktree) Unchanged(ctx context.Context) (bool, error) {
+	var out string
+	err := w.withIndex(ctx, func(env []string) error {
+		var err error
+		out, err = w.git(ctx, "", env, "diff", "--cached", "--name-only", w.Head)
+		return err
+	})
+	return strings.TrimSpace(out) == "", err
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/warden-bot/warden/followup"
 	"io"
 	"log/slog"
 	"net/http"
@@ -150,7 +151,7 @@ func (a *app) echo(surface web.Surface) *echo.Echo {
 }
 
 func (a *app) webhookHandler() *webhooks.Handler {
-	r := &webhooks.Router{Prefix: a.cfg.LabelPrefix, Queue: a.queue, Log: a.log}
+	r := &webhooks.Router{Prefix: a.cfg.LabelPrefix, Queue: a.queue, Log: a.log, Followups: followup.NewStore(a.backend.RDB)}
 	if a.gh != nil {
 		r.App = a.gh
 		r.Perms = githubapp.NewPermissionCache(a.gh, 30*time.Second)

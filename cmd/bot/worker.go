@@ -9,6 +9,7 @@ import (
 
 	"github.com/hibiken/asynq"
 	"github.com/warden-bot/warden/comments"
+	"github.com/warden-bot/warden/followup"
 	"github.com/warden-bot/warden/jobs"
 	"github.com/warden-bot/warden/lifecycle"
 	"github.com/warden-bot/warden/observe"
@@ -48,12 +49,13 @@ func (a *app) startWorker(ctx context.Context) (*asynq.Server, error) {
 	p.OnTerminal = sys.OnTerminal
 	go sys.RetryPending(ctx, 10*time.Second)
 	locks := jobs.NewLocks(a.backend.RDB, jobs.RunLockTTL)
+	fu := &followup.Runner{Store: followup.NewStore(a.backend.RDB), Attempt: p.Attempt, Next: a.queue.EnqueueNext, Reevaluate: a.queue.EnqueuePR, Prefix: a.cfg.LabelPrefix, Log: a.log}
 	w := &jobs.Worker{
-		Pipeline: &runner.Runner{Hosts: hosts, Pipeline: p, Locks: locks, Log: a.log},
+		Pipeline: &runner.Runner{Hosts: hosts, Pipeline: p, Locks: locks, Log: a.log, Followups: fu},
 		Status:   &runner.StatusPoster{Hosts: hosts, Locks: locks, Queue: a.queue},
 		Flags:    jobs.NewFlags(a.backend.RDB), Locks: locks, Queue: a.queue, Log: a.log,
 		Lifecycle: &lifecycle.Lifecycle{App: a.gh, Queue: a.queue, Links: jobs.NewLinks(a.backend.RDB), Counter: jobs.NewCounter(a.backend.RDB),
-			Prefix: a.cfg.LabelPrefix, Redactor: redactor, Log: a.log, MaxCheckFixes: 2},
+			Prefix: a.cfg.LabelPrefix, Redactor: redactor, Log: a.log, MaxCheckFixes: 2, Followups: fu.Store},
 	}
 	srv := jobs.NewServer(a.backend, jobs.ServerOptions{Concurrency: a.cfg.Concurrency, ShutdownTimeout: a.cfg.ShutdownTimeout, Log: a.log})
 	if err := srv.Start(w.Mux()); err != nil {

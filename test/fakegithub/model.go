@@ -19,6 +19,8 @@ type Repo struct {
 	perms                                map[string]string
 	reviews                              map[int][]Review
 	subIssues                            map[int][]int64
+	reviewComments                       []*ReviewComment
+	jobLogs                              map[int64]string
 	nextNumber                           int
 }
 
@@ -47,13 +49,21 @@ type Pull struct {
 	HeadSHA, Author                string
 	Merged                         bool
 	Labels                         []string
+	Mergeable                      *bool // nil: GitHub has not computed it yet
 }
 
 // Status is a commit status.
 type Status struct{ State, Context, Description, Creator string }
 
-// CheckRun is a check run.
-type CheckRun struct{ Name, Status, Conclusion string }
+// CheckRun is a check run; App is its App's slug (GitHub Actions' runs
+// are "github-actions"), Output and Annotations what it reported.
+type CheckRun struct {
+	Name, Status, Conclusion string
+	App                      string
+	Output                   CheckOutput
+	Annotations              []Annotation
+	ID                       int64
+}
 
 // Review is a pull request review.
 type Review struct {
@@ -67,7 +77,7 @@ func (s *Server) AddRepo(owner, name, cloneURL, defaultBranch string) {
 	defer s.mu.Unlock()
 	s.repos[owner+"/"+name] = &Repo{ID: s.id(), Owner: owner, Name: name, CloneURL: cloneURL, DefaultBranch: defaultBranch,
 		issues: map[int]*Issue{}, pulls: map[int]*Pull{}, statuses: map[string][]Status{}, checks: map[string][]CheckRun{},
-		perms: map[string]string{}, reviews: map[int][]Review{}, subIssues: map[int][]int64{}, nextNumber: 1000}
+		perms: map[string]string{}, reviews: map[int][]Review{}, subIssues: map[int][]int64{}, jobLogs: map[int64]string{}, nextNumber: 1000}
 }
 
 // Repo returns a repository (copy of its identity).
@@ -116,12 +126,14 @@ func (s *Server) SetPermission(repo, user, role string) {
 	s.repos[repo].perms[user] = role
 }
 
-// AddReview records a review.
-func (s *Server) AddReview(repo string, pr int, user, state, commitSHA string) {
+// AddReview records a review and returns its id.
+func (s *Server) AddReview(repo string, pr int, user, state, commitSHA string) int64 {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	r := s.repos[repo]
-	r.reviews[pr] = append(r.reviews[pr], Review{ID: s.id(), User: user, State: state, CommitID: commitSHA})
+	id := s.id()
+	r.reviews[pr] = append(r.reviews[pr], Review{ID: id, User: user, State: state, CommitID: commitSHA})
+	return id
 }
 
 // SetCheckRun sets (or replaces, by name) a check run on sha.
@@ -130,7 +142,7 @@ func (s *Server) SetCheckRun(repo, sha, name, status, conclusion string) {
 	defer s.mu.Unlock()
 	r := s.repos[repo]
 	runs := slices.DeleteFunc(r.checks[sha], func(c CheckRun) bool { return c.Name == name })
-	r.checks[sha] = append(runs, CheckRun{name, status, conclusion})
+	r.checks[sha] = append(runs, CheckRun{Name: name, Status: status, Conclusion: conclusion, ID: s.id()})
 }
 
 // SetStatus adds a commit status as user.

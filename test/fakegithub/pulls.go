@@ -155,10 +155,7 @@ func (s *Server) combinedStatus(w http.ResponseWriter, r *http.Request, rp *Repo
 func (s *Server) checkRuns(w http.ResponseWriter, r *http.Request, rp *Repo) {
 	runs := []any{}
 	for i, c := range rp.checks[r.PathValue("ref")] {
-		run := map[string]any{"id": i + 1, "name": c.Name, "status": c.Status, "head_sha": r.PathValue("ref")}
-		if c.Conclusion != "" {
-			run["conclusion"] = c.Conclusion
-		}
+		run := checkRunJSON(c, i, r.PathValue("ref"))
 		runs = append(runs, run)
 	}
 	writeJSON(w, 200, map[string]any{"total_count": len(runs), "check_runs": runs})

@@ -37,6 +37,7 @@ func (s *Server) routes() http.Handler {
 	m.HandleFunc("GET /repos/{owner}/{repo}/commits/{ref}/check-suites", s.repo(s.checkSuites))
 	m.HandleFunc("GET /repos/{owner}/{repo}/commits/{ref}/statuses", s.repo(s.listStatuses))
 	m.HandleFunc("GET /repos/{owner}/{repo}/contents/{path...}", s.repo(s.contents))
+	s.reviewRoutes(m)
 	s.manifestRoutes(m)
 	return s.middleware(m)
 }
@@ -100,8 +101,8 @@ func (s *Server) pullJSON(rp *Repo, p *Pull) map[string]any {
 	s.refresh(rp, p)
 	return map[string]any{"id": p.ID, "number": p.Number, "title": p.Title, "body": p.Body, "state": p.State, "merged": p.Merged,
 		"user": user(p.Author), "labels": labelsJSON(p.Labels),
-		"head":     map[string]any{"ref": p.Head, "sha": p.HeadSHA, "repo": s.repoJSON(rp)},
-		"base":     map[string]any{"ref": p.Base, "repo": s.repoJSON(rp)},
+		"head": map[string]any{"ref": p.Head, "sha": p.HeadSHA, "repo": s.repoJSON(rp)},
+		"base": map[string]any{"ref": p.Base, "repo": s.repoJSON(rp)}, "mergeable": p.Mergeable,
 		"html_url": fmt.Sprintf("https://github.test/%s/%s/pull/%d", rp.Owner, rp.Name, p.Number)}
 }
 

@@ -1,0 +1,233 @@
+package followup
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"strings"
+
+	"github.com/google/go-github/v60/github"
+	"github.com/warden-bot/warden/jobs"
+	"github.com/warden-bot/warden/outcome"
+	"github.com/warden-bot/warden/pipeline"
+)
+
+// Runner turns pending feedback on a Warden PR into one follow-up attempt.
+type Runner struct {
+	Store   *Store
+	Attempt func(ctx context.Context, host pipeline.Host, t pipeline.Task) pipeline.Result
+	// Next queues the following follow-up when feedback arrived meanwhile.
+	Next func(ctx context.Context, p jobs.RunPayload) error
+	// Reevaluate queues a PR evaluation the follow-up held back; may be nil.
+	Reevaluate func(ctx context.Context, p jobs.PRPayload) error
+	Prefix     string
+	Log        *slog.Logger
+}
+
+// finish clears the running mark and runs the merge evaluation that was
+// skipped while the follow-up ran (a green check meanwhile).
+func (r *Runner) finish(ctx context.Context, p jobs.RunPayload, inactive func()) {
+	inactive()
+	bg := context.WithoutCancel(ctx)
+	if r.Reevaluate != nil && r.Store.TakeSkipped(bg, p.Repo, p.PR) {
+		if err := r.Reevaluate(bg, jobs.PRPayload{Repo: p.Repo, Installation: p.Installation, PR: p.PR, Action: "checks"}); err != nil {
+			r.Log.Warn("held-back PR evaluation not queued", "repo", p.Repo, "pr", p.PR, "err", err)
+		}
+	}
+}
+
+// quiet is the result of a follow-up that had nothing to do.
+func quiet(why string) pipeline.Result {
+	return pipeline.Result{Record: outcome.Record{Outcome: outcome.Completed, Summary: why}}
+}
+
+// Run re-reads the PR, takes its pending feedback and runs the attempt on
+// the PR's branch; then answers each inline thread and queues the next
+// follow-up if more feedback came in while this one ran.
+func (r *Runner) Run(ctx context.Context, host *pipeline.GitHubHost, t pipeline.Task, p jobs.RunPayload) pipeline.Result {
+	log := r.Log.With("repo", p.Repo, "issue", p.Issue, "pr", p.PR)
+	if n, err := r.Store.Pending(ctx, p.Repo, p.PR); err == nil && n == 0 {
+		return quiet("no pending feedback") // a sweep or a late copy: no API call
+	}
+	c := host.Client
+	pr, _, err := c.PullRequests.Get(ctx, host.Owner, host.Name, p.PR)
+	if err != nil {
+		return pipeline.Result{Record: outcome.Record{Outcome: outcome.Retryable, FailureClass: outcome.Transient, Summary: fmt.Sprintf("get PR #%d: %v", p.PR, err)}}
+	}
+	if pr.GetState() != "open" || pr.GetUser().GetLogin() != host.BotLogin || !strings.HasPrefix(pr.GetHead().GetRef(), r.Prefix+"/") {
+		_, _ = r.Store.Drain(ctx, p.Repo, p.PR)
+		return quiet("not an open Warden pull request")
+	}
+	if by, err := r.Store.Held(ctx, p.Repo, p.PR); err != nil || by != "" {
+		return quiet("the branch is held after a push by someone else") // feedback stays pending
+	}
+	defer r.finish(ctx, p, r.Store.Active(ctx, p.Repo, p.PR))
+	items, err := r.Store.Drain(ctx, p.Repo, p.PR)
+	if err != nil {
+		return pipeline.Result{Record: outcome.Record{Outcome: outcome.Retryable, FailureClass: outcome.Transient, Summary: err.Error()}}
+	}
+	items = r.expand(ctx, c, host, p, items, log)
+	if len(items) == 0 {
+		return quiet("no pending feedback")
+	}
+	n, err := r.Store.Used(ctx, p.Repo, p.PR)
+	if err != nil {
+		_ = r.Store.Requeue(ctx, p.Repo, p.PR, items)
+		return pipeline.Result{Record: outcome.Record{Outcome: outcome.Retryable, FailureClass: outcome.Transient, Summary: err.Error()}}
+	}
+	log.Info("follow-up starting", "items", len(items), "followup", n, "head", pr.GetHead().GetSHA())
+	words, conflict := splitConflict(items)
+	t.Followup = &pipeline.Followup{PR: p.PR, Branch: pr.GetHead().GetRef(), HeadSHA: pr.GetHead().GetSHA(),
+		Feedback: Render(words), Paths: paths(items), Count: int(n), Conflict: conflict,
+		Author: host.BotLogin, Email: fmt.Sprintf("%d+%s@users.noreply.github.com", host.BotID, host.BotLogin)}
+	fh := &pipeline.FollowupHost{GitHubHost: host, PR: p.PR, Expect: pr.GetHead().GetSHA(),
+		Message: fmt.Sprintf("Follow-up %d on #%d: %s", n, p.PR, Summary(items)),
+		Note:    fmt.Sprintf("Follow-up %d on this pull request answered %s.", n, Summary(items))}
+	res := r.Attempt(ctx, fh, t)
+	if o := res.Record.Outcome; (o == outcome.Deferred || o == outcome.Retryable) && fh.Pushed == "" {
+		// Tried again later: the feedback waits, and this try does not count.
+		bg := context.WithoutCancel(ctx)
+		if err := r.Store.Requeue(bg, p.Repo, p.PR, items); err != nil {
+			log.Error("feedback of a deferred follow-up not kept", "err", err)
+		}
+		_ = r.Store.Unuse(bg, p.Repo, p.PR)
+		return res
+	}
+	if res.Record.Outcome == outcome.Completed && fh.Pushed != "" {
+		r.reply(context.WithoutCancel(ctx), c, host, p.PR, items, fh.Pushed, log)
+	}
+	r.next(context.WithoutCancel(ctx), p, log)
+	return res
+}
+
+// expand adds the inline comments of each review in items, read from the
+// API: GitHub sends them as separate deliveries that may come after the
+// review's own, and one review must make one commit.
+func (r *Runner) expand(ctx context.Context, c *github.Client, host *pipeline.GitHubHost, p jobs.RunPayload, items []Item, log *slog.Logger) []Item {
+	seen := map[string]bool{}
+	for _, it := range items {
+		seen[it.Key()] = true
+	}
+	out := items
+	for _, it := range items {
+		if it.Kind != KindReview || it.ID == 0 {
+			continue
+		}
+		cs, _, err := c.PullRequests.ListReviewComments(ctx, host.Owner, host.Name, p.PR, it.ID, &github.ListOptions{PerPage: 100})
+		if err != nil {
+			log.Warn("review comments not read; their own deliveries still count", "review", it.ID, "err", err)
+			continue
+		}
+		var got []Item
+		for _, rc := range cs {
+			in := InlineItem(rc, it.Author)
+			if !seen[in.Key()] {
+				seen[in.Key()] = true
+				got = append(got, in)
+			}
+		}
+		if err := r.Store.MarkDone(ctx, p.Repo, p.PR, got...); err != nil {
+			log.Warn("review comments not marked answered", "err", err)
+		}
+		out = append(out, got...)
+	}
+	// A review with no words of its own says nothing its comments do not.
+	return dropEmptyReviews(out)
+}
+
+func dropEmptyReviews(items []Item) []Item {
+	out := items[:0]
+	for _, it := range items {
+		if it.Kind == KindReview && strings.TrimSpace(it.Body) == "" {
+			continue
+		}
+		out = append(out, it)
+	}
+	return out
+}
+
+// InlineItem is a review comment as feedback.
+func InlineItem(rc *github.PullRequestComment, author string) Item {
+	if l := rc.GetUser().GetLogin(); l != "" {
+		author = l
+	}
+	line := rc.GetLine()
+	if line == 0 {
+		line = rc.GetOriginalLine()
+	}
+	return Item{Kind: KindInline, ID: rc.GetID(), ReviewID: rc.GetPullRequestReviewID(), Author: author,
+		Body: rc.GetBody(), Path: rc.GetPath(), Line: line, DiffHunk: rc.GetDiffHunk()}
+}
+
+func paths(items []Item) []string {
+	var out []string
+	for _, it := range items {
+		if it.Path != "" && !contains(out, it.Path) {
+			out = append(out, it.Path)
+		}
+	}
+	return out
+}
+
+func contains(s []string, v string) bool {
+	for _, x := range s {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}
+
+// reply answers each inline comment in its own thread.
+func (r *Runner) reply(ctx context.Context, c *github.Client, host *pipeline.GitHubHost, pr int, items []Item, sha string, log *slog.Logger) {
+	for _, it := range items {
+		if it.Kind != KindInline || it.ID == 0 {
+			continue
+		}
+		body := ReplyText(sha)
+		if _, _, err := c.PullRequests.CreateCommentInReplyTo(ctx, host.Owner, host.Name, pr, body, it.ID); err != nil {
+			log.Warn("inline thread not answered", "comment", it.ID, "err", err)
+		}
+	}
+}
+
+// ReplyText is Warden's answer in an inline thread it addressed.
+func ReplyText(sha string) string {
+	return fmt.Sprintf("Addressed in %s.", sha[:min(7, len(sha))])
+}
+
+// After runs when any attempt at the issue ended: feedback on its PR that
+// arrived while it ran (and found the issue's task taken) gets its follow-up.
+func (r *Runner) After(ctx context.Context, p jobs.RunPayload, pr int) {
+	if pr == 0 {
+		return
+	}
+	p.PR = pr
+	r.next(ctx, p, r.Log.With("repo", p.Repo, "issue", p.Issue, "pr", pr))
+}
+
+// next queues another follow-up when feedback is still pending.
+func (r *Runner) next(ctx context.Context, p jobs.RunPayload, log *slog.Logger) {
+	n, err := r.Store.Pending(ctx, p.Repo, p.PR)
+	if err != nil || n == 0 {
+		return
+	}
+	if err := r.Next(ctx, p); err != nil {
+		log.Error("next follow-up not queued; the feedback waits for the next event", "err", err)
+	}
+}
+
+// splitConflict separates a conflict report (the worktree finds the hunks
+// itself) from the feedback to quote.
+func splitConflict(items []Item) ([]Item, bool) {
+	var out []Item
+	conflict := false
+	for _, it := range items {
+		if it.Kind == KindConflict {
+			conflict = true
+			continue
+		}
+		out = append(out, it)
+	}
+	return out, conflict
+}

@@ -1,0 +1,247 @@
+// Package followup keeps what maintainers asked of Warden on its own pull
+// requests until a follow-up attempt answers it: review feedback, failing
+// CI evidence, conflicts. Feedback lives in Redis, so a review that arrives
+// while a follow-up runs is kept for the next one and never lost.
+package followup
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+	"github.com/warden-bot/warden/jobs"
+)
+
+// Item kinds.
+const (
+	KindReview   = "review"   // a review's body (changes_requested or commented)
+	KindInline   = "inline"   // one inline review comment, answered in its thread
+	KindComment  = "comment"  // a PR comment mentioning the App or `/warden fix`
+	KindCI       = "ci"       // failing checks with their output, annotations and log
+	KindConflict = "conflict" // the branch conflicts with its base
+)
+
+// Item is one piece of feedback, quoted to the model as the reviewer wrote it.
+type Item struct {
+	Kind     string `json:"kind"`
+	ID       int64  `json:"id,omitempty"` // comment or review id; inline replies go to it
+	ReviewID int64  `json:"review_id,omitempty"`
+	Author   string `json:"author,omitempty"`
+	Body     string `json:"body"`
+	Path     string `json:"path,omitempty"`
+	Line     int    `json:"line,omitempty"`
+	DiffHunk string `json:"diff_hunk,omitempty"`
+	SHA      string `json:"sha,omitempty"` // the head it was about (ci, conflict)
+	At       int64  `json:"at,omitempty"`  // unix nanoseconds it was stored, for order
+}
+
+// Key deduplicates an item: a review's inline comments arrive both as their
+// own deliveries and in the review's listing.
+func (i Item) Key() string {
+	if i.ID != 0 {
+		return fmt.Sprintf("%s:%d", i.Kind, i.ID)
+	}
+	return i.Kind + ":" + i.SHA
+}
+
+// Store keeps pending feedback, follow-up counts and human-push holds per PR.
+type Store struct{ rdb redis.UniversalClient }
+
+// NewStore wraps a Redis client.
+func NewStore(rdb redis.UniversalClient) *Store { return &Store{rdb: rdb} }
+
+// keep is how long answered keys and counts are remembered.
+const keep = 30 * 24 * time.Hour
+
+func key(repo string, pr int, what string) string {
+	return fmt.Sprintf("warden:followup:%s#%d:%s", repo, pr, what)
+}
+
+// Add stores an item unless it was answered already; it reports whether it
+// is new.
+func (s *Store) Add(ctx context.Context, repo string, pr int, it Item) (bool, error) {
+	if it.At == 0 {
+		it.At = time.Now().UnixNano()
+	}
+	done, err := s.rdb.SIsMember(ctx, key(repo, pr, "done"), it.Key()).Result()
+	if err != nil {
+		return false, fmt.Errorf("read answered feedback of %s#%d: %w", repo, pr, err)
+	}
+	if done {
+		return false, nil
+	}
+	b, _ := json.Marshal(it)
+	pend := key(repo, pr, "pending")
+	pipe := s.rdb.TxPipeline()
+	added := pipe.HSetNX(ctx, pend, it.Key(), b)
+	pipe.Expire(ctx, pend, keep)
+	if _, err := pipe.Exec(ctx); err != nil {
+		return false, fmt.Errorf("store feedback of %s#%d: %w", repo, pr, err)
+	}
+	return added.Val(), nil
+}
+
+// Drain takes every pending item, oldest first, and marks them answered in
+// the same transaction, so two follow-ups never answer one comment twice.
+func (s *Store) Drain(ctx context.Context, repo string, pr int) ([]Item, error) {
+	pend := key(repo, pr, "pending")
+	var all *redis.MapStringStringCmd
+	_, err := s.rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
+		all = p.HGetAll(ctx, pend)
+		p.Del(ctx, pend)
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("drain feedback of %s#%d: %w", repo, pr, err)
+	}
+	items := decodeAll(all.Val())
+	if err := s.MarkDone(ctx, repo, pr, items...); err != nil {
+		return items, err
+	}
+	return items, nil
+}
+
+// MarkDone remembers items as answered, so late copies are dropped.
+func (s *Store) MarkDone(ctx context.Context, repo string, pr int, items ...Item) error {
+	if len(items) == 0 {
+		return nil
+	}
+	keys := make([]any, len(items))
+	for i, it := range items {
+		keys[i] = it.Key()
+	}
+	done := key(repo, pr, "done")
+	pipe := s.rdb.TxPipeline()
+	pipe.SAdd(ctx, done, keys...)
+	pipe.Expire(ctx, done, keep)
+	if _, err := pipe.Exec(ctx); err != nil {
+		return fmt.Errorf("mark feedback of %s#%d answered: %w", repo, pr, err)
+	}
+	return nil
+}
+
+// Requeue puts items back (an attempt that could not start keeps them).
+func (s *Store) Requeue(ctx context.Context, repo string, pr int, items []Item) error {
+	if len(items) == 0 {
+		return nil
+	}
+	args := make([]any, 0, 2*len(items))
+	keys := make([]any, 0, len(items))
+	for _, it := range items {
+		b, _ := json.Marshal(it)
+		args = append(args, it.Key(), b)
+		keys = append(keys, it.Key())
+	}
+	pipe := s.rdb.TxPipeline()
+	pipe.SRem(ctx, key(repo, pr, "done"), keys...)
+	pipe.HSet(ctx, key(repo, pr, "pending"), args...)
+	if _, err := pipe.Exec(ctx); err != nil {
+		return fmt.Errorf("requeue feedback of %s#%d: %w", repo, pr, err)
+	}
+	return nil
+}
+
+// Pending counts the items waiting for a follow-up.
+func (s *Store) Pending(ctx context.Context, repo string, pr int) (int64, error) {
+	n, err := s.rdb.HLen(ctx, key(repo, pr, "pending")).Result()
+	if err != nil {
+		return 0, fmt.Errorf("count feedback of %s#%d: %w", repo, pr, err)
+	}
+	return n, nil
+}
+
+func decodeAll(m map[string]string) []Item {
+	out := make([]Item, 0, len(m))
+	for _, v := range m {
+		var it Item
+		if json.Unmarshal([]byte(v), &it) == nil {
+			out = append(out, it)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].At < out[j].At })
+	return out
+}
+
+// Used counts one more follow-up on the PR and returns the count.
+func (s *Store) Used(ctx context.Context, repo string, pr int) (int64, error) {
+	k := key(repo, pr, "count")
+	pipe := s.rdb.TxPipeline()
+	n := pipe.Incr(ctx, k)
+	pipe.Expire(ctx, k, keep)
+	if _, err := pipe.Exec(ctx); err != nil {
+		return 0, fmt.Errorf("count follow-ups of %s#%d: %w", repo, pr, err)
+	}
+	return n.Val(), nil
+}
+
+// Busy reports whether the PR has feedback waiting or a follow-up running:
+// a maintenance PR is not merged under a maintainer's request for changes.
+func (s *Store) Busy(ctx context.Context, repo string, pr int) (bool, error) {
+	n, err := s.rdb.Exists(ctx, key(repo, pr, "pending"), key(repo, pr, "active")).Result()
+	if err != nil {
+		return true, fmt.Errorf("read follow-up state of %s#%d: %w", repo, pr, err)
+	}
+	return n > 0, nil
+}
+
+// Active marks a follow-up running on the PR until done is called (or a
+// crashed worker's mark expires).
+func (s *Store) Active(ctx context.Context, repo string, pr int) (done func()) {
+	k := key(repo, pr, "active")
+	_ = s.rdb.Set(ctx, k, "1", jobs.RunTimeout).Err()
+	return func() { _ = s.rdb.Del(context.WithoutCancel(ctx), k).Err() }
+}
+
+// Skipped notes that a PR evaluation was skipped while busy; TakeSkipped
+// reads and clears it, so the follow-up's end can run the evaluation.
+func (s *Store) Skipped(ctx context.Context, repo string, pr int) error {
+	return s.rdb.Set(ctx, key(repo, pr, "skipped"), "1", keep).Err()
+}
+
+// TakeSkipped reports (once) whether an evaluation was skipped.
+func (s *Store) TakeSkipped(ctx context.Context, repo string, pr int) bool {
+	n, err := s.rdb.Del(ctx, key(repo, pr, "skipped")).Result()
+	return err == nil && n > 0
+}
+
+// Unuse takes back a follow-up that will be tried again (deferred).
+func (s *Store) Unuse(ctx context.Context, repo string, pr int) error {
+	if err := s.rdb.Decr(ctx, key(repo, pr, "count")).Err(); err != nil {
+		return fmt.Errorf("uncount follow-up of %s#%d: %w", repo, pr, err)
+	}
+	return nil
+}
+
+// Hold records that someone else pushed to the branch; it reports whether
+// the hold is new (so Warden says so once).
+func (s *Store) Hold(ctx context.Context, repo string, pr int, by string) (bool, error) {
+	ok, err := s.rdb.SetNX(ctx, key(repo, pr, "hold"), by, keep).Result()
+	if err != nil {
+		return false, fmt.Errorf("hold %s#%d: %w", repo, pr, err)
+	}
+	return ok, nil
+}
+
+// Held returns who pushed to the branch, or "" when Warden may change it.
+func (s *Store) Held(ctx context.Context, repo string, pr int) (string, error) {
+	by, err := s.rdb.Get(ctx, key(repo, pr, "hold")).Result()
+	if errors.Is(err, redis.Nil) {
+		return "", nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("read hold of %s#%d: %w", repo, pr, err)
+	}
+	return by, nil
+}
+
+// Release lifts a hold (`/warden retry` from a writer).
+func (s *Store) Release(ctx context.Context, repo string, pr int) error {
+	if err := s.rdb.Del(ctx, key(repo, pr, "hold")).Err(); err != nil {
+		return fmt.Errorf("release hold of %s#%d: %w", repo, pr, err)
+	}
+	return nil
+}

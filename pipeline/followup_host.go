@@ -1,0 +1,74 @@
+package pipeline
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/warden-bot/warden/comments"
+	"github.com/warden-bot/warden/outcome"
+	"github.com/warden-bot/warden/workspace"
+)
+
+// FollowupHost reports a follow-up attempt: progress on the sticky
+// status comment, the outcome on the PR, and the change pushed as one more
+// commit on the PR's branch (never a new branch or PR).
+type FollowupHost struct {
+	*GitHubHost
+	PR      int
+	Expect  string // the branch head the follow-up started from
+	Note    string // what the follow-up answered, appended to its outcome comment
+	Message string // the commit message
+	Pushed  string // the commit pushed, once released
+}
+
+// Release commits on top of the PR's head and pushes only if the branch is
+// still where the follow-up found it: a human push meanwhile is never lost.
+func (h *FollowupHost) Release(ctx context.Context, wt *workspace.Worktree, in ReleaseInput) (ReleaseResult, error) {
+	email := fmt.Sprintf("%d+%s@users.noreply.github.com", h.BotID, h.BotLogin)
+	msg := h.Message
+	if msg == "" {
+		msg = in.Title
+	}
+	sha, err := wt.Commit(ctx, msg, h.BotLogin, email)
+	if err != nil {
+		return ReleaseResult{}, fmt.Errorf("commit follow-up on %s: %w", wt.Branch, err)
+	}
+	if sha != h.Pushed { // a retried release after a lost answer pushes nothing new
+		token, err := h.Token(ctx)
+		if err != nil {
+			return ReleaseResult{}, err
+		}
+		if err := wt.PushOnto(ctx, h.CloneURL, token, h.Expect); err != nil {
+			return ReleaseResult{}, fmt.Errorf("push follow-up to %s (expected head %s): %w", wt.Branch, h.Expect, err)
+		}
+		h.Pushed = sha
+	}
+	// A new head: evolution goes back to pending until a writer approves it.
+	if err := h.modeStatus(ctx, sha, in.Mode); err != nil {
+		return ReleaseResult{}, err
+	}
+	return ReleaseResult{PR: h.PR, HeadSHA: sha}, nil
+}
+
+// Outcome posts the follow-up's outcome on the PR. A success is a new
+// comment without listing the PR's comments first; a failure repeats an
+// earlier one with the same fingerprint instead of adding another.
+func (h *FollowupHost) Outcome(ctx context.Context, rec outcome.Record, d comments.Details) error {
+	body := comments.RenderOutcome(rec, d)
+	if h.Note != "" { // after the first line, which names the outcome
+		body += "\n\n" + h.Note
+	}
+	if rec.Outcome == outcome.Completed {
+		return h.Poster.Reply(ctx, h.Owner, h.Name, h.PR, body)
+	}
+	return h.Poster.PostOutcome(ctx, h.Owner, h.Name, h.PR, rec, d)
+}
+
+// State leaves the label alone while a follow-up runs and when it
+// succeeds (the PR stays open either way); other outcomes show as usual.
+func (h *FollowupHost) State(ctx context.Context, state string) error {
+	if state == StateRunning || state == StateCompleted || state == StatePROpen {
+		return nil
+	}
+	return h.GitHubHost.State(ctx, state)
+}
