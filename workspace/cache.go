@@ -27,6 +27,9 @@ func cacheEnv(dir string, setup bool) []string {
 	}
 	var env []string
 	for _, c := range cacheSubdirs {
+		if c[0] == "GOCACHE" && !setup && !initialized(filepath.Join(dir, c[1])) {
+			continue // the host's build cache, read-only, beats a cold one
+		}
 		env = append(env, c[0]+"="+filepath.Join(dir, c[1]))
 	}
 	if setup {
@@ -66,12 +69,17 @@ func settleGoCache(env []string, home string) ([]string, []string) {
 			continue
 		}
 		env[i] = "GOCACHE=" + private
-		fi, err := os.Stat(filepath.Join(shared, "00"))
-		if GoCacheProg == "" || strings.ContainsAny(GoCacheProg+shared+home, " '\"") || err != nil || !fi.IsDir() {
+		if GoCacheProg == "" || strings.ContainsAny(GoCacheProg+shared+home, " '\"") || !initialized(shared) {
 			return env, nil
 		}
 		prog := GoCacheProg + " gocacheprog " + shared + " " + filepath.Join(home, ".cache", "go-prog")
 		return append(env, "GOCACHEPROG="+prog), []string{shared, GoCacheProg}
 	}
 	return append(env, "GOCACHE="+private), nil
+}
+
+// initialized reports whether dir is a Go build cache Go has set up.
+func initialized(dir string) bool {
+	fi, err := os.Stat(filepath.Join(dir, "00"))
+	return err == nil && fi.IsDir()
 }
