@@ -19,7 +19,9 @@ func TestSettleGoCache(t *testing.T) {
 	env, ro := settleGoCache([]string{"PATH=/usr/bin", "GOCACHE=" + shared}, home)
 	private := "GOCACHE=" + filepath.Join(home, ".cache", "go-build")
 	if !slices.Contains(env, private) || !slices.Equal(ro, []string{shared, GoCacheProg}) ||
-		!slices.ContainsFunc(env, func(e string) bool { return strings.HasPrefix(e, "GOCACHEPROG=/opt/warden/bot gocacheprog "+shared+" ") }) {
+		!slices.ContainsFunc(env, func(e string) bool {
+			return strings.HasPrefix(e, "GOCACHEPROG=/opt/warden/bot gocacheprog "+shared+" ")
+		}) {
 		t.Fatalf("env %q, read-only %q", env, ro)
 	}
 	GoCacheProg = ""
