@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/hibiken/asynq"
 	"github.com/redis/go-redis/v9"
@@ -140,13 +139,6 @@ func (q *Queue) Cancel(ctx context.Context, repo string, issue int) (CancelResul
 		return CanceledQueued, nil
 	}
 	return NothingToCancel, nil
-}
-
-// isQueueState is asynq's answer when the queue is already (un)paused or has
-// never been used; neither is a failure.
-func isQueueState(err error) bool {
-	s := err.Error()
-	return errors.Is(err, asynq.ErrQueueNotFound) || strings.Contains(s, "already paused") || strings.Contains(s, "not paused")
 }
 
 // EnqueuePR queues a PR re-evaluation.
