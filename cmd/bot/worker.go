@@ -21,7 +21,7 @@ func (a *app) startWorker(ctx context.Context, errc chan<- error) (*asynq.Server
 	if a.gh == nil {
 		a.log.Warn("worker without a GitHub App: queued tasks wait until credentials are configured")
 	}
-	ws, err := workspace.New(filepath.Clean(a.cfg.DataDir), workspace.Options{Logger: a.log})
+	ws, err := workspace.New(filepath.Clean(a.cfg.DataDir), workspace.Options{Logger: a.log, Park: min(a.cfg.MaxPerRepo, a.cfg.Concurrency)})
 	if err != nil {
 		return nil, fmt.Errorf("data dir %s: %w", a.cfg.DataDir, err)
 	}
