@@ -32,13 +32,19 @@ func NewServer(b *Backend, o ServerOptions) *asynq.Server {
 		Concurrency:       o.Concurrency + 1, // one slot for status updates
 		Queues:            map[string]int{QueueCritical: 6, QueueDefault: 3},
 		TaskCheckInterval: TaskCheckInterval,
-		ShutdownTimeout:   o.ShutdownTimeout,
-		Logger:            asynqLogger{o.Log.With("component", "asynq")},
-		LogLevel:          asynq.WarnLevel,
-		RetryDelayFunc:    retryDelay,
-		IsFailure:         isFailure,
+		// Tasks the fair-share gate sent back come due in about a second;
+		// asynq's default 5 s check would idle a freed slot that long.
+		DelayedTaskCheckInterval: time.Second,
+		ShutdownTimeout:          o.ShutdownTimeout,
+		Logger:                   asynqLogger{o.Log.With("component", "asynq")},
+		LogLevel:                 asynq.WarnLevel,
+		RetryDelayFunc:           retryDelay,
+		IsFailure:                isFailure,
 		ErrorHandler: asynq.ErrorHandlerFunc(func(ctx context.Context, t *asynq.Task, err error) {
 			id, _ := asynq.GetTaskID(ctx)
+			if isBusy(err) {
+				return // not its repository's turn: routine, not a failure
+			}
 			o.Log.Warn("task failed", "task", id, "type", t.Type(), "err", err)
 		}),
 	})
@@ -52,7 +58,10 @@ func NewServer(b *Backend, o ServerOptions) *asynq.Server {
 func isFailure(err error) bool { return !errors.Is(err, ErrLocked) }
 
 // retryDelay backs off asynq-level retries: 10 s, 20 s, 40 s … ≤ 10 min.
-func retryDelay(n int, _ error, _ *asynq.Task) time.Duration {
+func retryDelay(n int, err error, _ *asynq.Task) time.Duration {
+	if isBusy(err) {
+		return busyDelay()
+	}
 	d := 10 * time.Second << min(n, 6)
 	return min(d, 10*time.Minute)
 }

@@ -51,6 +51,7 @@ func (a *app) startWorker(ctx context.Context, errc chan<- error) (*asynq.Server
 		Flags:    jobs.NewFlags(a.backend.RDB),
 		Locks:    locks,
 		Queue:    a.queue,
+		Gate:     jobs.NewGate(a.backend.RDB, a.cfg.MaxPerRepo),
 		Log:      a.log,
 	}
 	w.Lifecycle = &lifecycle.Lifecycle{App: a.gh, Queue: a.queue, Links: jobs.NewLinks(a.backend.RDB), Counter: jobs.NewCounter(a.backend.RDB),
