@@ -42,6 +42,9 @@ func (s *statusPoster) PostStatus(ctx context.Context, p jobs.StatusPayload) err
 }
 
 func (s *statusPoster) queued(ctx context.Context, host *pipeline.GitHubHost, p jobs.StatusPayload) error {
+	if err := host.React(ctx); err != nil { // 👀 first, whoever writes the status
+		s.a.log.Warn("eyes reaction not posted", "repo", p.Repo, "issue", p.Issue, "err", err)
+	}
 	// A worker that already took the task owns the status comment now, and
 	// one that finished it has said how it ended: "queued" is only true
 	// while the task waits in the queue. The status lock keeps a run that
@@ -59,15 +62,20 @@ func (s *statusPoster) queued(ctx context.Context, host *pipeline.GitHubHost, p 
 	if waiting, err := s.a.queue.Waiting(jobs.RunTaskID(p.Repo, p.Issue)); err != nil || !waiting {
 		return err
 	}
-	if _, err := host.Issue(ctx); err != nil {
-		return err
-	}
 	st := comments.Status{Mode: p.Mode, State: pipeline.StateQueued, Note: p.Note}
 	for _, name := range []string{pipeline.StagePlan, pipeline.StageImplement, pipeline.StageTest, pipeline.StageSecurity, pipeline.StageReview, pipeline.StageRelease} {
 		st.Stages = append(st.Stages, comments.StageLine{Name: name, State: "pending"})
 	}
-	if err := host.Status(ctx, st); err != nil {
+	// Two calls: the comment (edited when its id is remembered, else
+	// created, never looked for) and the label; the run reuses both.
+	ids := jobs.NewStatusIDs(s.a.backend.RDB)
+	known, _ := ids.Get(ctx, p.Repo, p.Issue)
+	id, err := host.QueuedStatus(ctx, st, known)
+	if err != nil {
 		return err
+	}
+	if err := ids.Set(ctx, p.Repo, p.Issue, id); err != nil {
+		s.a.log.Warn("status comment id not remembered", "err", err)
 	}
 	return host.State(ctx, pipeline.StateQueued)
 }

@@ -17,7 +17,7 @@ import (
 )
 
 // startWorker starts the asynq server with Warden's handlers.
-func (a *app) startWorker(ctx context.Context, errc chan<- error) (*asynq.Server, error) {
+func (a *app) startWorker(ctx context.Context, errc chan<- error) (*jobs.Server, error) {
 	if a.gh == nil {
 		a.log.Warn("worker without a GitHub App: queued tasks wait until credentials are configured")
 	}
@@ -91,6 +91,8 @@ func (r *githubRunner) Run(ctx context.Context, p jobs.RunPayload, at jobs.Attem
 	}
 	host.Poster.Remember = true // the attempt is the only writer of its Warden comments
 	host.StatusLock = statusLock(r.locks, r.a.log, p.Repo, p.Issue)
+	ids := jobs.NewStatusIDs(r.a.backend.RDB)
+	host.KnownStatus = func(ctx context.Context) int64 { id, _ := ids.Get(ctx, p.Repo, p.Issue); return id }
 	res := r.p.Attempt(ctx, host, t)
 	return jobs.Result{Record: res.Record, DeferFor: res.DeferFor}
 }

@@ -19,6 +19,7 @@ type Repo struct {
 	perms                                map[string]string
 	reviews                              map[int][]Review
 	subIssues                            map[int][]int64
+	reactions                            []*Reaction
 	nextNumber                           int
 }
 
