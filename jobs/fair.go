@@ -70,6 +70,7 @@ for _, m in ipairs(redis.call('zrange', KEYS[1], 0, -1)) do
 end
 local function deny()
   redis.call('zadd', KEYS[2], now, me)
+  redis.call('pexpire', KEYS[2], 3600000)
   return 0
 end
 local function started(m) return tonumber(redis.call('zscore', KEYS[3], m)) or 0 end
@@ -91,6 +92,9 @@ end
 redis.call('zadd', KEYS[1], now + lease, me .. '|' .. task)
 redis.call('zrem', KEYS[2], me)
 redis.call('zadd', KEYS[3], now, 'i:' .. inst, now, 'r:' .. repo)
+-- TTLs only so that idle keys go away: members are pruned by their scores.
+redis.call('pexpire', KEYS[1], 10800000)
+redis.call('pexpire', KEYS[3], 86400000)
 return 1
 `)
 
@@ -149,6 +153,7 @@ func (s *Slot) Release(ctx context.Context) {
 // enqueue's existing round trip).
 func markWaiting(ctx context.Context, pl redis.Pipeliner, inst int64, repo string) {
 	pl.ZAdd(ctx, fairWaiting, redis.Z{Score: float64(time.Now().UnixMilli()), Member: strconv.FormatInt(inst, 10) + "|" + repo})
+	pl.PExpire(ctx, fairWaiting, time.Hour)
 }
 
 // busyDelay is how long a task sent back by the gate waits before it is

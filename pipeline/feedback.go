@@ -21,8 +21,14 @@ func (h *GitHubHost) React(ctx context.Context) error {
 
 // QueuedStatus writes the "queued" status comment in one call: an edit of
 // the comment known, else a new comment; it never lists the issue's
-// comments. It returns the comment's id, which the run then edits.
+// comments. It returns the comment's id, which the run then edits. known < 0
+// means an earlier write failed and may have landed anyway (GitHub can store
+// a comment and still answer 5xx): then it looks for it as the run would.
 func (h *GitHubHost) QueuedStatus(ctx context.Context, s comments.Status, known int64) (int64, error) {
+	if known < 0 {
+		err := h.Status(ctx, s)
+		return h.statusID, err
+	}
 	body := comments.RenderStatus(s)
 	if known != 0 {
 		err := h.Poster.EditComment(ctx, h.Owner, h.Name, h.Number, known, body)
@@ -43,7 +49,7 @@ func (h *GitHubHost) knownListing(ctx context.Context) ([]outcome.Record, bool) 
 		return nil, false
 	}
 	id := h.KnownStatus(ctx)
-	if (h.comments == 0 && id == 0) || (h.comments == 1 && id != 0) {
+	if (h.comments == 0 && id == 0) || (h.comments == 1 && id > 0) {
 		h.Poster.Seed(h.Number, id)
 		h.statusID = id
 		return nil, true

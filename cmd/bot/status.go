@@ -72,6 +72,7 @@ func (s *statusPoster) queued(ctx context.Context, host *pipeline.GitHubHost, p 
 	known, _ := ids.Get(ctx, p.Repo, p.Issue)
 	id, err := host.QueuedStatus(ctx, st, known)
 	if err != nil {
+		_ = ids.Set(ctx, p.Repo, p.Issue, -1) // it may have landed: the retry looks for it
 		return err
 	}
 	if err := ids.Set(ctx, p.Repo, p.Issue, id); err != nil {
