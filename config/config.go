@@ -23,6 +23,7 @@ type Config struct {
 	RedisURL       string `env:"WARDEN_REDIS_URL" flag:"redis-url" help:"redis://, rediss://, redis-sentinel://host:port,host:port?master=NAME or redis-cluster://host:port,host:port URL; empty = an embedded in-process Redis (non-persistent, one process only)"`
 	DataDir        string `env:"WARDEN_DATA_DIR" flag:"data-dir" default:"./data" help:"mirror cache and worktrees"`
 	Concurrency    int    `env:"WARDEN_CONCURRENCY" flag:"concurrency" default:"2" help:"pipelines run at once by one worker"`
+	MaxPerRepo     int    `env:"WARDEN_MAX_PER_REPO" flag:"max-per-repo" default:"2" help:"pipelines of one repository run at once across all workers; others wait while other repositories' issues go first"`
 	LabelPrefix    string `env:"WARDEN_LABEL_PREFIX" flag:"label-prefix" default:"warden" help:"prefix of every label and slash command"`
 	Agent          string `env:"WARDEN_AGENT" flag:"agent" default:"llm" help:"llm (a chat-completions model) or exec (an external agent command)"`
 	LLMAPI         string `env:"WARDEN_LLM_API" flag:"llm-api" default:"openai" help:"openai (any OpenAI-compatible /chat/completions) or anthropic"`

@@ -45,6 +45,9 @@ func (c *Config) Validate(role string) error {
 			if c.Concurrency < 1 || c.Concurrency > 64 {
 				return &Error{"WARDEN_CONCURRENCY", "must be between 1 and 64"}
 			}
+			if c.MaxPerRepo < 1 {
+				return &Error{"WARDEN_MAX_PER_REPO", "must be at least 1"}
+			}
 			if !labelPrefixRE.MatchString(c.LabelPrefix) {
 				return &Error{"WARDEN_LABEL_PREFIX", "must be lower-case letters, digits and dashes"}
 			}

@@ -66,7 +66,7 @@ func New(opts Options) (*App, error) {
 }
 
 func (a *App) newClient(rt http.RoundTripper) *github.Client {
-	c := github.NewClient(&http.Client{Transport: rt, Timeout: 30 * time.Second})
+	c := github.NewClient(&http.Client{Transport: deadline{next: rt, d: 30 * time.Second}})
 	u, _ := url.Parse(a.baseURL + "/")
 	c.BaseURL = u
 	return c

@@ -188,6 +188,7 @@ func (q *Queue) Waiting(id string) (bool, error) {
 func (q *Queue) clearFor(ctx context.Context, p RunPayload) error {
 	_, err := q.flags.rdb.Pipelined(ctx, func(pl redis.Pipeliner) error {
 		pl.Del(ctx, cancelKey(p.Repo, p.Issue))
+		markWaiting(ctx, pl, p.Installation, p.Repo)
 		if p.Reason == ReasonLabel || p.Reason == ReasonRetry {
 			pl.HDel(ctx, interventionKey, IssueKey(p.Repo, p.Issue))
 		}

@@ -24,24 +24,67 @@ type ServerOptions struct {
 // about five dequeue scripts a second on Redis.
 const TaskCheckInterval = 200 * time.Millisecond
 
-// NewServer builds the asynq server: critical status updates ahead of pipelines,
-// graceful shutdown that lets running tasks finish for ShutdownTimeout and
-// then hands the rest back to the queue.
-func NewServer(b *Backend, o ServerOptions) *asynq.Server {
-	return asynq.NewServer(b.Opt, asynq.Config{
-		Concurrency:       o.Concurrency + 1, // one slot for status updates
-		Queues:            map[string]int{QueueCritical: 6, QueueDefault: 3},
+// Server is Warden's worker: two asynq servers in one process, one for
+// pipelines and one for the quick tasks (status updates, PR and closed
+// events). asynq shares one server's slots among its queues, so with one
+// server a burst of pipelines took every slot (the "+1 for status updates"
+// too) and a label's 👀 and "queued" waited for a whole pipeline to finish.
+type Server struct{ runs, quick *asynq.Server }
+
+// quickConcurrency is how many status, PR and closed-issue tasks run at once.
+const quickConcurrency = 4
+
+// NewServer builds the worker: o.Concurrency pipelines at once, quick tasks
+// on their own slots, graceful shutdown that lets running tasks finish for
+// ShutdownTimeout and then hands the rest back to the queue.
+func NewServer(b *Backend, o ServerOptions) *Server {
+	return &Server{
+		runs:  asynq.NewServer(b.Opt, serverConfig(o, max(o.Concurrency, 1), QueueDefault)),
+		quick: asynq.NewServer(b.Opt, serverConfig(o, quickConcurrency, QueueCritical)),
+	}
+}
+
+func serverConfig(o ServerOptions, concurrency int, queue string) asynq.Config {
+	return asynq.Config{
+		Concurrency:       concurrency,
+		Queues:            map[string]int{queue: 1},
 		TaskCheckInterval: TaskCheckInterval,
-		ShutdownTimeout:   o.ShutdownTimeout,
-		Logger:            asynqLogger{o.Log.With("component", "asynq")},
-		LogLevel:          asynq.WarnLevel,
-		RetryDelayFunc:    retryDelay,
-		IsFailure:         isFailure,
+		// Tasks the fair-share gate sent back come due in about a second;
+		// asynq's default 5 s check would idle a freed slot that long.
+		DelayedTaskCheckInterval: time.Second,
+		ShutdownTimeout:          o.ShutdownTimeout,
+		Logger:                   asynqLogger{o.Log.With("component", "asynq")},
+		LogLevel:                 asynq.WarnLevel,
+		RetryDelayFunc:           retryDelay,
+		IsFailure:                isFailure,
 		ErrorHandler: asynq.ErrorHandlerFunc(func(ctx context.Context, t *asynq.Task, err error) {
 			id, _ := asynq.GetTaskID(ctx)
+			if isBusy(err) {
+				return // not its repository's turn: routine, not a failure
+			}
 			o.Log.Warn("task failed", "task", id, "type", t.Type(), "err", err)
 		}),
-	})
+	}
+}
+
+// Start runs both servers with the same handler.
+func (s *Server) Start(h asynq.Handler) error {
+	if err := s.quick.Start(h); err != nil {
+		return err
+	}
+	if err := s.runs.Start(h); err != nil {
+		s.quick.Shutdown()
+		return err
+	}
+	return nil
+}
+
+// Shutdown stops taking tasks and waits for running ones (ShutdownTimeout).
+func (s *Server) Shutdown() {
+	done := make(chan struct{})
+	go func() { s.quick.Shutdown(); close(done) }()
+	s.runs.Shutdown()
+	<-done
 }
 
 // isFailure tells asynq which errors spend a task's retries (MaxRunRetries,
@@ -53,7 +96,10 @@ func NewServer(b *Backend, o ServerOptions) *asynq.Server {
 func isFailure(err error) bool { return !errors.Is(err, ErrLocked) && !errors.Is(err, ErrPaused) }
 
 // retryDelay backs off asynq-level retries: 10 s, 20 s, 40 s … ≤ 10 min.
-func retryDelay(n int, _ error, _ *asynq.Task) time.Duration {
+func retryDelay(n int, err error, _ *asynq.Task) time.Duration {
+	if isBusy(err) {
+		return busyDelay()
+	}
 	d := 10 * time.Second << min(n, 6)
 	return min(d, 10*time.Minute)
 }

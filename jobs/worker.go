@@ -53,6 +53,7 @@ type Worker struct {
 	Flags     *Flags
 	Locks     *Locks
 	Queue     *Queue
+	Gate      *Gate // fair share across repositories (fair.go); nil runs in queue order
 	Log       *slog.Logger
 	// CancelPoll is how often a running task checks its cancel flag.
 	CancelPoll time.Duration
@@ -113,6 +114,13 @@ func (w *Worker) HandleRun(ctx context.Context, t *asynq.Task) error {
 		log.Info("installation paused after systemic failures; the run waits for /warden resume")
 		return fmt.Errorf("run %s: %w", p.Key(), ErrPaused)
 	}
+	var slot *Slot
+	if w.Gate != nil {
+		if slot, err = w.Gate.Take(ctx, p.Installation, p.Repo, id); err != nil {
+			return fmt.Errorf("run %s: %w", p.Key(), err) // not its turn: back to the queue
+		}
+		defer slot.Release(context.WithoutCancel(ctx))
+	}
 	lock, err := w.Locks.Acquire(ctx, p.Key())
 	if err != nil {
 		// Another worker runs this issue (a crashed task's copy, a deferral): try later.
@@ -123,6 +131,9 @@ func (w *Worker) HandleRun(ctx context.Context, t *asynq.Task) error {
 	runCtx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	go lock.Keep(runCtx, cancel)
+	if slot != nil {
+		go slot.Keep(runCtx)
+	}
 	go w.watchCancel(runCtx, cancel, p)
 
 	retry, _ := asynq.GetRetryCount(ctx)

@@ -33,9 +33,16 @@ type GitHubHost struct {
 	// it a queued update landing just after that listing doubled the
 	// status comment. It returns the unlock.
 	StatusLock func(ctx context.Context) func()
+	// KnownStatus, when set, answers the status comment id the "queued"
+	// update remembered (0 for none): with the issue's comment count it can
+	// spare the comment listing (feedback.go).
+	KnownStatus func(ctx context.Context) int64
 
 	labels   []string // the issue's labels as last read or written
 	statusID int64    // the sticky status comment, once found or created
+	comments int      // the issue's comment count as last read by Issue
+	fresh    bool     // labels were just read by Issue
+	counted  bool     // comments holds a count GitHub gave
 }
 
 func (h *GitHubHost) repo() string { return h.Owner + "/" + h.Name }
@@ -51,6 +58,7 @@ func (h *GitHubHost) Issue(ctx context.Context) (IssueInfo, error) {
 		info.Labels = append(info.Labels, l.GetName())
 	}
 	h.labels = info.Labels
+	h.comments, h.fresh, h.counted = is.GetComments(), true, is.Comments != nil
 	return info, nil
 }
 
@@ -58,6 +66,9 @@ func (h *GitHubHost) Issue(ctx context.Context) (IssueInfo, error) {
 func (h *GitHubHost) PriorOutcomes(ctx context.Context) ([]outcome.Record, error) {
 	if h.StatusLock != nil {
 		defer h.StatusLock(ctx)()
+	}
+	if recs, ok := h.knownListing(ctx); ok {
+		return recs, nil
 	}
 	return h.Poster.PriorOutcomes(ctx, h.Owner, h.Name, h.Number)
 }
@@ -87,6 +98,9 @@ func (h *GitHubHost) Outcome(ctx context.Context, rec outcome.Record, d comments
 // before the old ones go, so the issue is never seen without a state.
 func (h *GitHubHost) State(ctx context.Context, state string) error {
 	want := h.Prefix + ":" + state
+	if done, err := h.swapFresh(ctx, want); done {
+		return err
+	}
 	// Adding is idempotent and answers the issue's labels as they are now:
 	// another process (a late "queued" update) may have added a state since
 	// this host last looked, and it must go too.

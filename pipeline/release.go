@@ -66,9 +66,9 @@ func (h *GitHubHost) prBody(in ReleaseInput) string {
 }
 
 func (h *GitHubHost) openPR(ctx context.Context, branch string, in ReleaseInput) (*github.PullRequest, error) {
-	if pr, err := h.findPR(ctx, branch); err != nil || pr != nil {
-		return pr, err
-	}
+	// Create first: an open PR for the branch (a retried release) answers
+	// 422 "already exists" and is then looked up, so the usual case costs
+	// one call instead of a listing and a create.
 	title := fmt.Sprintf("%s (#%d)", in.Title, h.Number)
 	pr, _, err := h.Client.PullRequests.Create(ctx, h.Owner, h.Name, &github.NewPullRequest{
 		Title: &title, Head: &branch, Base: &h.Base, Body: github.String(h.prBody(in)),

@@ -66,6 +66,7 @@ type Runner struct {
 	// Followups runs follow-up attempts on Warden's own PRs and is told
 	// when a first attempt ends; nil leaves both out.
 	Followups *followup.Runner
+	IDs       *jobs.StatusIDs // the status comment the queued update wrote
 }
 
 // Run runs one attempt; GitHub failing before it starts makes it retryable.
@@ -87,6 +88,9 @@ func (r *Runner) Run(ctx context.Context, p jobs.RunPayload, at jobs.Attempt) jo
 	}
 	host.Poster.Remember = true // the attempt is the only writer of its Warden comments
 	host.StatusLock = StatusLock(r.Locks, r.Log, p.Repo, p.Issue)
+	if r.IDs != nil {
+		host.KnownStatus = func(ctx context.Context) int64 { id, _ := r.IDs.Get(ctx, p.Repo, p.Issue); return id }
+	}
 	if p.Reason == jobs.ReasonFollowup && r.Followups != nil {
 		res := r.Followups.Run(ctx, host, t, p)
 		return jobs.Result{Record: res.Record, DeferFor: res.DeferFor}

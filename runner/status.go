@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"strings"
 
 	"github.com/warden-bot/warden/comments"
@@ -23,6 +24,15 @@ type StatusPoster struct {
 	Hosts *Hosts
 	Locks *jobs.Locks
 	Queue waiter
+	IDs   *jobs.StatusIDs // the status comment's id, written here and reused by the run
+	Log   *slog.Logger
+}
+
+func (s *StatusPoster) log() *slog.Logger {
+	if s.Log == nil {
+		return slog.Default()
+	}
+	return s.Log
 }
 
 // PostStatus posts the status p asks for.
@@ -45,6 +55,9 @@ func (s *StatusPoster) PostStatus(ctx context.Context, p jobs.StatusPayload) err
 }
 
 func (s *StatusPoster) queued(ctx context.Context, host *pipeline.GitHubHost, p jobs.StatusPayload) error {
+	if err := host.React(ctx); err != nil { // 👀 first, whoever writes the status
+		s.log().Warn("eyes reaction not posted", "repo", p.Repo, "issue", p.Issue, "err", err)
+	}
 	// A worker that already took the task owns the status comment now, and
 	// one that finished it has said how it ended: "queued" is only true
 	// while the task waits in the queue. The status lock keeps a run that
@@ -62,15 +75,21 @@ func (s *StatusPoster) queued(ctx context.Context, host *pipeline.GitHubHost, p 
 	if waiting, err := s.Queue.Waiting(jobs.RunTaskID(p.Repo, p.Issue)); err != nil || !waiting {
 		return err
 	}
-	if _, err := host.Issue(ctx); err != nil {
-		return err
-	}
 	st := comments.Status{Mode: p.Mode, State: pipeline.StateQueued, Note: p.Note}
 	for _, name := range []string{pipeline.StagePlan, pipeline.StageImplement, pipeline.StageTest, pipeline.StageSecurity, pipeline.StageReview, pipeline.StageRelease} {
 		st.Stages = append(st.Stages, comments.StageLine{Name: name, State: "pending"})
 	}
-	if err := host.Status(ctx, st); err != nil {
+	// Two calls: the comment (edited when its id is remembered, else
+	// created, never looked for) and the label; the run reuses both.
+	ids := s.IDs
+	known, _ := ids.Get(ctx, p.Repo, p.Issue)
+	id, err := host.QueuedStatus(ctx, st, known)
+	if err != nil {
+		_ = ids.Set(ctx, p.Repo, p.Issue, -1) // it may have landed: the retry looks for it
 		return err
+	}
+	if err := ids.Set(ctx, p.Repo, p.Issue, id); err != nil {
+		s.log().Warn("status comment id not remembered", "err", err)
 	}
 	return host.State(ctx, pipeline.StateQueued)
 }

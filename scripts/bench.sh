@@ -8,6 +8,8 @@ scripts/with-redis.sh bash -c '
   go test -run "^$" -bench IntakeVsEnqueue -benchtime 2000x ./test/bench/ &&
   go test -run "^$" -bench IntakeAt500 -benchtime 3x ./test/bench/ &&
   go test -run "^$" -bench LabelToPlan -benchtime 60x -timeout 30m ./test/bench/ &&
+  go test -run "^$" -bench LabelToFeedback -benchtime 40x -timeout 30m ./test/bench/ &&
+  go test -run "^$" -bench Fairness -benchtime 1x -timeout 30m ./test/bench/ &&
   go test -run "^$" -bench EightPipelines -benchtime 1x -timeout 30m ./test/bench/ &&
   go test -run "^$" -bench Overhead5000 -benchtime 5x -timeout 30m ./test/bench/ &&
   go test -run "^$" -bench FollowupVsFirstAttempt -benchtime 20x -timeout 30m ./test/bench/ &&

@@ -17,6 +17,9 @@ type Options struct {
 	GitTimeout time.Duration // per git command; default 2m
 	Logger     *slog.Logger
 	Git        string // git binary; default "git"
+	// Park is how many finished worktrees a repository keeps for reuse
+	// (park.go); 0 removes each task's worktree.
+	Park int
 }
 
 // Manager owns <dataDir>/mirrors and <dataDir>/worktrees.
@@ -103,6 +106,7 @@ type Worktree struct {
 	// PR head. Reset returns to it.
 	Head    string
 	BaseTip string // the default branch's head when the worktree was made
+	repo    string
 	mirror  string
 	m       *Manager
 	indexMu sync.Mutex // the private index (index.go) serves one command at a time
@@ -136,14 +140,19 @@ func (m *Manager) Prepare(ctx context.Context, req PrepareRequest) (*Worktree, e
 	if err != nil {
 		return nil, fmt.Errorf("default branch %s of %s: %w", req.BaseBranch, req.Repo, err)
 	}
-	wt := &Worktree{Dir: filepath.Join(m.dir, "worktrees", safe(req.TaskKey)), Branch: req.Branch, BaseSHA: strings.TrimSpace(sha), mirror: mirror, m: m}
+	wt := &Worktree{Dir: filepath.Join(m.dir, "worktrees", safe(req.TaskKey)), Branch: req.Branch, BaseSHA: strings.TrimSpace(sha), repo: req.Repo, mirror: mirror, m: m}
 	wt.Head, wt.BaseTip = wt.BaseSHA, wt.BaseSHA
 	if req.Start != "" {
 		if err := m.startAt(ctx, wt, req.Start); err != nil {
 			return nil, fmt.Errorf("start %s at %s: %w", req.TaskKey, req.Start, err)
 		}
 	}
-	if err := m.addWorktree(ctx, wt); err != nil {
+	add := m.addWorktree
+	if m.opts.Park > 0 {
+		resetExclude(mirror)
+		add = m.takeParked
+	}
+	if err := add(ctx, wt); err != nil {
 		return nil, fmt.Errorf("create worktree for %s: %w", req.TaskKey, err)
 	}
 	gd, err := m.git(ctx, wt.Dir, "", nil, "rev-parse", "--absolute-git-dir")
@@ -197,8 +206,16 @@ func (m *Manager) syncMirror(ctx context.Context, mirror string, req PrepareRequ
 	return nil
 }
 
-// Remove deletes a task's worktree and its local branch.
+// Remove deletes a task's worktree and its local branch, or parks the
+// worktree for the repository's next task (Options.Park).
 func (m *Manager) Remove(ctx context.Context, w *Worktree) error {
+	if m.opts.Park > 0 {
+		err := m.park(ctx, w)
+		if err == nil {
+			return nil
+		}
+		m.opts.Logger.Info("worktree not parked", "dir", w.Dir, "err", err)
+	}
 	unlock := m.lock(w.mirror)
 	defer unlock()
 	m.removeLocked(ctx, w.mirror, w.Dir)

@@ -13,7 +13,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/hibiken/asynq"
 	"github.com/labstack/echo/v4"
 	"github.com/warden-bot/warden/config"
 	"github.com/warden-bot/warden/githubapp"
@@ -71,7 +70,7 @@ func serveWith(ctx context.Context, cfg *config.Config, log *slog.Logger) error 
 	}
 	defer a.close()
 	errc := make(chan error, 2)
-	var srv *asynq.Server
+	var srv *jobs.Server
 	if cfg.Role != "web" {
 		if srv, err = a.startWorker(ctx); err != nil {
 			return err

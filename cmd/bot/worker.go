@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/hibiken/asynq"
 	"github.com/warden-bot/warden/comments"
 	"github.com/warden-bot/warden/followup"
 	"github.com/warden-bot/warden/jobs"
@@ -20,11 +19,11 @@ import (
 )
 
 // startWorker starts the asynq server with Warden's handlers.
-func (a *app) startWorker(ctx context.Context) (*asynq.Server, error) {
+func (a *app) startWorker(ctx context.Context) (*jobs.Server, error) {
 	if a.gh == nil {
 		a.log.Warn("worker without a GitHub App: queued tasks wait until credentials are configured")
 	}
-	ws, err := workspace.New(filepath.Clean(a.cfg.DataDir), workspace.Options{Logger: a.log})
+	ws, err := workspace.New(filepath.Clean(a.cfg.DataDir), workspace.Options{Logger: a.log, Park: min(a.cfg.MaxPerRepo, a.cfg.Concurrency)})
 	if err != nil {
 		return nil, fmt.Errorf("data dir %s: %w", a.cfg.DataDir, err)
 	}
@@ -48,12 +47,12 @@ func (a *app) startWorker(ctx context.Context) (*asynq.Server, error) {
 	}
 	p.OnTerminal = sys.OnTerminal
 	go sys.RetryPending(ctx, 10*time.Second)
-	locks := jobs.NewLocks(a.backend.RDB, jobs.RunLockTTL)
+	locks, ids := jobs.NewLocks(a.backend.RDB, jobs.RunLockTTL), jobs.NewStatusIDs(a.backend.RDB)
 	fu := &followup.Runner{Store: followup.NewStore(a.backend.RDB), Attempt: p.Attempt, Next: a.queue.EnqueueNext, Reevaluate: a.queue.EnqueuePR, Prefix: a.cfg.LabelPrefix, Log: a.log}
 	w := &jobs.Worker{
-		Pipeline: &runner.Runner{Hosts: hosts, Pipeline: p, Locks: locks, Log: a.log, Followups: fu},
-		Status:   &runner.StatusPoster{Hosts: hosts, Locks: locks, Queue: a.queue},
-		Flags:    jobs.NewFlags(a.backend.RDB), Locks: locks, Queue: a.queue, Log: a.log,
+		Pipeline: &runner.Runner{Hosts: hosts, Pipeline: p, Locks: locks, Log: a.log, Followups: fu, IDs: ids},
+		Status:   &runner.StatusPoster{Hosts: hosts, Locks: locks, Queue: a.queue, IDs: ids, Log: a.log},
+		Flags:    jobs.NewFlags(a.backend.RDB), Locks: locks, Queue: a.queue, Log: a.log, Gate: jobs.NewGate(a.backend.RDB, a.cfg.MaxPerRepo),
 		Lifecycle: &lifecycle.Lifecycle{App: a.gh, Queue: a.queue, Links: jobs.NewLinks(a.backend.RDB), Counter: jobs.NewCounter(a.backend.RDB),
 			Prefix: a.cfg.LabelPrefix, Redactor: redactor, Log: a.log, MaxCheckFixes: 2, Followups: fu.Store},
 	}

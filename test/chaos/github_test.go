@@ -68,13 +68,13 @@ func TestGitHubRateLimitsAreHonoured(t *testing.T) {
 	secondary := harness.Fixture(t, "github-api/rate-limit-secondary.403.json")
 	primary := harness.Fixture(t, "github-api/rate-limit-primary.403.json")
 	w.GH.FailNext(http.MethodPost, issue+"/comments$", 2, http.StatusForbidden, secondary, map[string]string{"Retry-After": "1"})
-	w.GH.RateLimitNext(http.MethodGet, "/repos/"+world.Repo+"/pulls$", 1, primary, time.Second)
+	w.GH.RateLimitNext(http.MethodPost, "/repos/"+world.Repo+"/pulls$", 1, primary, time.Second) // release creates the PR first
 	w.GH.RateLimitNext(http.MethodPost, issue+"/labels$", 1, primary, 2*time.Second)
 
 	completesDespiteFaults(t, w, n, "ratelimit")
 	limited := 0
 	for _, c := range []struct{ method, prefix string }{
-		{http.MethodPost, issue + "/comments"}, {http.MethodGet, "/repos/" + world.Repo + "/pulls"}, {http.MethodPost, issue + "/labels"},
+		{http.MethodPost, issue + "/comments"}, {http.MethodPost, "/repos/" + world.Repo + "/pulls"}, {http.MethodPost, issue + "/labels"},
 	} {
 		for _, r := range retries(t, w, c.method, c.prefix, http.StatusForbidden) {
 			limited++

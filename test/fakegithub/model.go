@@ -21,6 +21,7 @@ type Repo struct {
 	subIssues                            map[int][]int64
 	reviewComments                       []*ReviewComment
 	jobLogs                              map[int64]string
+	reactions                            []*Reaction
 	nextNumber                           int
 }
 

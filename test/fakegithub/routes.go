@@ -24,6 +24,8 @@ func (s *Server) routes() http.Handler {
 	m.HandleFunc("GET /repos/{owner}/{repo}/issues/{n}/labels", s.repo(s.listLabels))
 	m.HandleFunc("POST /repos/{owner}/{repo}/issues/{n}/labels", s.repo(s.addLabels))
 	m.HandleFunc("DELETE /repos/{owner}/{repo}/issues/{n}/labels/{name}", s.repo(s.removeLabel))
+	m.HandleFunc("PUT /repos/{owner}/{repo}/issues/{n}/labels", s.repo(s.replaceLabels))
+	m.HandleFunc("POST /repos/{owner}/{repo}/issues/{n}/reactions", s.repo(s.createReaction))
 	m.HandleFunc("POST /repos/{owner}/{repo}/issues/{n}/sub_issues", s.repo(s.addSubIssue))
 	m.HandleFunc("GET /repos/{owner}/{repo}/collaborators/{user}/permission", s.repo(s.permission))
 	m.HandleFunc("GET /repos/{owner}/{repo}/pulls", s.repo(s.listPulls))
@@ -88,7 +90,7 @@ func labelsJSON(ls []string) []any {
 
 func (s *Server) issueJSON(rp *Repo, is *Issue) map[string]any {
 	return map[string]any{"id": is.ID, "number": is.Number, "title": is.Title, "body": is.Body, "state": is.State,
-		"user": user(is.Author), "labels": labelsJSON(is.Labels),
+		"user": user(is.Author), "labels": labelsJSON(is.Labels), "comments": commentCount(rp, is.Number),
 		"html_url": fmt.Sprintf("https://github.test/%s/%s/issues/%d", rp.Owner, rp.Name, is.Number)}
 }
 

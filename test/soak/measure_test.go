@@ -98,7 +98,9 @@ func read(w *world.World, rdb *redis.Client) (snapshot, error) {
 	data := w.Env["WARDEN_DATA_DIR"]
 	wt, _ := os.ReadDir(filepath.Join(data, "worktrees"))
 	reg, _ := filepath.Glob(filepath.Join(data, "mirrors", "*", "*.git", "worktrees", "*"))
-	s.worktrees, s.registered = len(wt), len(reg)
+	// Parked worktrees are kept for reuse on purpose: registered, not leaked.
+	parked, _ := filepath.Glob(filepath.Join(data, "parked", "*", "*", "*"))
+	s.worktrees, s.registered = len(wt), len(reg)-len(parked)
 	var err error
 	s.keys, s.persistent, s.volatile, err = keys(rdb)
 	return s, err
