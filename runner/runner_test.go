@@ -48,7 +48,7 @@ func newWorld(t *testing.T) *world {
 }
 
 func (w *world) poster() *StatusPoster {
-	return &StatusPoster{Hosts: w.hosts, Locks: jobs.NewLocks(w.backend.RDB, jobs.RunLockTTL), Queue: w.queue}
+	return &StatusPoster{Hosts: w.hosts, Locks: jobs.NewLocks(w.backend.RDB, jobs.RunLockTTL), Queue: w.queue, IDs: jobs.NewStatusIDs(w.backend.RDB)}
 }
 
 func (w *world) comments() []string {

@@ -212,7 +212,24 @@ func resetExclude(mirror string) {
 	}
 }
 
-// adminDir is the worktree's administrative git directory as git named it
-// when the worktree was made, never read back from the .git file, which a
-// repository command could have rewritten.
-func (w *Worktree) adminDir() (string, bool) { return w.gitDir, w.gitDir != "" }
+// adminDir is the worktree's administrative git directory: the one Warden
+// recorded when it made the worktree, else (a parked worktree just moved
+// back) what its .git file names — which scrubAdmin then requires to lie in
+// the mirror's worktrees/, so a rewritten .git file cannot lead elsewhere.
+func (w *Worktree) adminDir() (string, bool) {
+	if w.gitDir != "" {
+		return w.gitDir, true
+	}
+	b, err := os.ReadFile(filepath.Join(w.Dir, ".git"))
+	if err != nil {
+		return "", false
+	}
+	dir, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "gitdir: ")
+	if !ok || !filepath.IsAbs(dir) {
+		return "", false
+	}
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		return "", false
+	}
+	return dir, true
+}
