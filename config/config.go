@@ -37,6 +37,7 @@ type Config struct {
 
 	LogLevel        string        `env:"WARDEN_LOG_LEVEL" flag:"log-level" default:"info" help:"debug, info, warn or error"`
 	ShutdownTimeout time.Duration `env:"WARDEN_SHUTDOWN_TIMEOUT" flag:"shutdown-timeout" default:"30s" help:"how long running tasks may take to finish on SIGTERM before they are requeued"`
+	CIGrace         time.Duration `env:"WARDEN_CI_GRACE" flag:"ci-grace" default:"2m" help:"how long after Warden opens or updates a maintenance PR it looks again for CI; with none by then, the status comment says the PR waits for a human"`
 	DeliveryTTL     time.Duration `env:"WARDEN_DELIVERY_TTL" flag:"delivery-ttl" default:"168h" help:"how long a webhook delivery id is remembered for deduplication"`
 }
 

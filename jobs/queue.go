@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/hibiken/asynq"
 	"github.com/redis/go-redis/v9"
@@ -149,6 +150,18 @@ func (q *Queue) EnqueuePR(ctx context.Context, p PRPayload) error {
 	}
 	if err := q.enqueueOnce(ctx, task); err != nil {
 		return fmt.Errorf("enqueue pr %s#%d: %w", p.Repo, p.PR, err)
+	}
+	return nil
+}
+
+// EnqueuePRAfter queues a PR re-evaluation to run d from now.
+func (q *Queue) EnqueuePRAfter(ctx context.Context, p PRPayload, d time.Duration) error {
+	task, err := NewPRTask(p)
+	if err != nil {
+		return err
+	}
+	if _, err := q.client.EnqueueContext(ctx, task, asynq.ProcessIn(d)); err != nil {
+		return fmt.Errorf("enqueue pr %s#%d in %s: %w", p.Repo, p.PR, d, err)
 	}
 	return nil
 }

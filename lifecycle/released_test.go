@@ -3,16 +3,20 @@ package lifecycle
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/warden-bot/warden/jobs"
 	"github.com/warden-bot/warden/outcome"
 	"github.com/warden-bot/warden/pipeline"
 )
 
-type prRecorder []jobs.PRPayload
+type prRecorder struct {
+	q     []jobs.PRPayload
+	after []time.Duration
+}
 
-func (r *prRecorder) EnqueuePR(_ context.Context, p jobs.PRPayload) error {
-	*r = append(*r, p)
+func (r *prRecorder) EnqueuePRAfter(_ context.Context, p jobs.PRPayload, d time.Duration) error {
+	r.q, r.after = append(r.q, p), append(r.after, d)
 	return nil
 }
 
@@ -25,11 +29,14 @@ func TestReleasedMaintenancePRIsEvaluated(t *testing.T) {
 		mode string
 		rec  outcome.Record
 	}{{"maintenance", done}, {"evolution", done}, {"maintenance", outcome.Record{Outcome: outcome.Escalated}}} {
-		if err := Released(context.Background(), &q, pipeline.Task{Repo: gateRepo, Installation: 9, Mode: c.mode}, c.rec); err != nil {
+		if err := Released(context.Background(), &q, pipeline.Task{Repo: gateRepo, Installation: 9, Mode: c.mode}, c.rec, 2*time.Minute); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if len(q) != 1 || q[0].PR != 5 || q[0].Installation != 9 || q[0].Action != "released" {
-		t.Fatalf("queued = %+v, want only the maintenance PR #5", q)
+	if len(q.q) != 1 || q.q[0].PR != 5 || q.q[0].Installation != 9 || q.q[0].Action != "released" {
+		t.Fatalf("queued = %+v, want only the maintenance PR #5", q.q)
+	}
+	if q.after[0] != 2*time.Minute {
+		t.Fatalf("looked again after %s, want the CI grace of 2m", q.after[0])
 	}
 }

@@ -51,7 +51,7 @@ func (h *GitHubHost) knownListing(ctx context.Context) ([]outcome.Record, bool) 
 	id := h.KnownStatus(ctx)
 	if (h.comments == 0 && id == 0) || (h.comments == 1 && id > 0) {
 		h.Poster.Seed(h.Number, id)
-		h.statusID = id
+		h.statusID, h.ownOnly = id, true
 		return nil, true
 	}
 	return nil, false

@@ -40,6 +40,7 @@ type GitHubHost struct {
 
 	labels   []string // the issue's labels as last read or written
 	statusID int64    // the sticky status comment, once found or created
+	ownOnly  bool     // the issue read at start held only Warden's known comments
 	comments int      // the issue's comment count as last read by Issue
 	fresh    bool     // labels were just read by Issue
 	counted  bool     // comments holds a count GitHub gave

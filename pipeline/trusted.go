@@ -28,6 +28,9 @@ type trustedCommenter interface {
 // attempts), and so is anyone whose permission cannot be read: a comment
 // is trusted only when its author is known to be a writer.
 func (h *GitHubHost) TrustedComments(ctx context.Context) ([]agent.Comment, error) {
+	if h.ownOnly { // the issue's comment count showed none but Warden's: nothing to list
+		return nil, nil
+	}
 	var all []*github.IssueComment
 	opts := &github.IssueListCommentsOptions{ListOptions: github.ListOptions{PerPage: 100}}
 	for page := 0; page < 3; page++ {

@@ -3,6 +3,7 @@ package runner
 import (
 	"context"
 	"log/slog"
+	"time"
 
 	"github.com/hibiken/asynq"
 
@@ -15,7 +16,7 @@ import (
 // enqueuer queues a run task (jobs.Queue).
 type enqueuer interface {
 	EnqueueRun(ctx context.Context, p jobs.RunPayload, opts ...asynq.Option) (jobs.EnqueueResult, error)
-	EnqueuePR(ctx context.Context, p jobs.PRPayload) error
+	EnqueuePRAfter(ctx context.Context, p jobs.PRPayload, d time.Duration) error
 }
 
 // Hooks are the pipeline's callbacks into Redis and the queue: outcome
@@ -26,6 +27,7 @@ type Hooks struct {
 	Interventions *jobs.Interventions
 	Queue         enqueuer
 	Log           *slog.Logger
+	CIGrace       time.Duration // how long a released PR's CI gets to register (lifecycle.Released)
 }
 
 // OnOutcome is pipeline.Pipeline.OnOutcome: every outcome goes to the
@@ -35,7 +37,7 @@ func (h *Hooks) OnOutcome(ctx context.Context, t pipeline.Task, rec outcome.Reco
 	if err := h.History.Append(ctx, t.Repo, t.Issue, rec); err != nil {
 		h.Log.Warn("history not recorded", "err", err)
 	}
-	if err := lifecycle.Released(ctx, h.Queue, t, rec); err != nil {
+	if err := lifecycle.Released(ctx, h.Queue, t, rec, h.CIGrace); err != nil {
 		h.Log.Warn("released PR not queued for evaluation", "err", err)
 	}
 	if rec.Outcome != outcome.Blocked {

@@ -14,7 +14,7 @@ func (a *app) newPipeline(ws *workspace.Manager) (*pipeline.Pipeline, error) {
 		return nil, err
 	}
 	h := &runner.Hooks{History: jobs.NewHistory(a.backend.RDB), Links: jobs.NewLinks(a.backend.RDB),
-		Interventions: jobs.NewInterventions(a.backend.RDB), Queue: a.queue, Log: a.log}
+		Interventions: jobs.NewInterventions(a.backend.RDB), Queue: a.queue, Log: a.log, CIGrace: a.cfg.CIGrace}
 	return &pipeline.Pipeline{
 		Workspace: ws, NewSession: newSession, Prefix: a.cfg.LabelPrefix, Log: a.log, Metrics: a.metrics,
 		Counter: jobs.NewCounter(a.backend.RDB), Spawn: h.Spawn, OnOutcome: h.OnOutcome, Tree: h.Tree, OnIntervention: h.OnIntervention,

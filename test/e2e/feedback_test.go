@@ -17,7 +17,7 @@ import (
 // token and permission lookups aside; a task whose run starts before the
 // "queued" update costs 11).
 func TestFeedbackAndCallBudget(t *testing.T) {
-	w := newWorld(t, calcRepo(), func(env map[string]string) { env["WARDEN_CONCURRENCY"] = "1" })
+	w := newWorld(t, calcRepo(), func(env map[string]string) { env["WARDEN_CONCURRENCY"] = "1"; env["WARDEN_CI_GRACE"] = "1h" })
 	w.Model.Script(happyScript)
 	for _, n := range []int{7, 8} {
 		if code := w.Label(n, fmt.Sprint("Add returns the difference, take ", n), "calc.Add(2, 3) returns -1; it should add.", "warden:maintenance", "alice"); code != http.StatusAccepted {
