@@ -6,6 +6,14 @@
 set -euo pipefail
 CLAUDE_CODE_VERSION=2.1.332
 CODEX_VERSION=0.169.0
+# The sandbox around a CLI needs bubblewrap, and socat forwards its loopback
+# to the metering proxy's socket; both are Debian packages.
+for pkg in bwrap:bubblewrap socat:socat; do
+	if ! command -v "${pkg%%:*}" >/dev/null; then
+		echo "agent-clis: installing ${pkg#*:}" >&2
+		apt-get install -y -qq "${pkg#*:}" >&2 || { apt-get update -qq >&2 && apt-get install -y -qq "${pkg#*:}" >&2; }
+	fi
+done
 dir=${WARDEN_AGENT_CLIS:-/var/cache/warden/agent-clis}
 mkdir -p "$dir"
 have() { [ -f "$dir/node_modules/$1/package.json" ] && grep -q "\"version\": \"$2\"" "$dir/node_modules/$1/package.json"; }

@@ -1,0 +1,212 @@
+package agentcli
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/warden-bot/warden/agent"
+	"github.com/warden-bot/warden/meter"
+	"github.com/warden-bot/warden/outcome"
+)
+
+// Runner runs one preset's CLI.
+type Runner struct {
+	Preset   Preset
+	Bin      string   // the resolved, version-checked executable
+	Upstream *url.URL // the real model endpoint
+	APIKey   string   // the real key: only the proxy holds it
+	Ledger   *meter.Ledger
+	Prices   map[string]agent.Price
+	Model    string
+	MaxTurns int
+	Client   *http.Client // the proxy's upstream transport; may be nil
+	Log      *slog.Logger
+}
+
+// RunOptions is one run: the worktree, the prompt and what it is charged to.
+type RunOptions struct {
+	Dir, Prompt string
+	Scope       meter.Scope
+	// OnEvent is told of every event the CLI streams, with its step name
+	// ("" for events that are not a step).
+	OnEvent func(step string)
+
+	Model    string
+	MaxTurns int
+	Home     string
+	base     string
+}
+
+// RunResult is what a run cost and how it ended.
+type RunResult struct {
+	Usage  agent.Usage
+	Events int
+}
+
+// Run runs the CLI in the sandbox until it exits or ctx ends, and kills its
+// whole process tree either way.
+func (r *Runner) Run(ctx context.Context, o RunOptions) (RunResult, error) {
+	bwrap, err := tools()
+	if err != nil {
+		return RunResult{}, &outcome.Error{Class: outcome.Deterministic, Stage: "implement", Msg: err.Error()}
+	}
+	cliRoot, err := installRoot(r.Bin)
+	if err != nil {
+		return RunResult{}, fmt.Errorf("locate %s: %w", r.Bin, err)
+	}
+	tmp, err := os.MkdirTemp("", "warden-agent-")
+	if err != nil {
+		return RunResult{}, fmt.Errorf("agent temp dir: %w", err)
+	}
+	defer os.RemoveAll(tmp)
+	o.Home = filepath.Join(tmp, "home")
+	if err := os.MkdirAll(filepath.Join(o.Home, ".codex"), 0o700); err != nil {
+		return RunResult{}, err
+	}
+	o.Model, o.MaxTurns = r.Model, r.MaxTurns
+	if o.Model == "" {
+		o.Model = r.Preset.Model
+	}
+	if o.MaxTurns <= 0 {
+		o.MaxTurns = 50
+	}
+	o.base = "http://127.0.0.1:" + strconv.Itoa(forwardPort)
+
+	runCtx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	var mu sync.Mutex
+	var res RunResult
+	proxy := &meter.Proxy{Upstream: r.Upstream, API: r.Preset.API, APIKey: r.APIKey, Ledger: r.Ledger, Scope: o.Scope,
+		Client: r.Client, Log: r.Log,
+		Price:    func(model string, in, out int) float64 { return agent.CostOf(r.Prices, model, in, out) },
+		OnRefuse: func(err error) { cancel(err) }, // the budget is spent: stop the agent now
+		OnCall: func(u meter.Usage, usd float64) {
+			mu.Lock()
+			res.Usage = res.Usage.Add(agent.Usage{InputTokens: u.InputTokens, OutputTokens: u.OutputTokens, CostUSD: usd})
+			mu.Unlock()
+		}}
+	sock := filepath.Join(tmp, "model.sock")
+	stop, err := proxy.Serve(runCtx, sock)
+	if err != nil {
+		return RunResult{}, err
+	}
+	defer stop()
+
+	env := append([]string{"HOME=" + o.Home, "PATH=/usr/local/go/bin:/usr/local/bin:/usr/bin:/bin", "LANG=C.UTF-8",
+		"TMPDIR=/tmp", "GOCACHE=/tmp/go-build", "GOTOOLCHAIN=local", "GOPROXY=off", "GOFLAGS=-mod=mod"}, r.Preset.env(o, o.base)...)
+	argv := append([]string{r.Bin}, r.Preset.args(o)...)
+	err = r.exec(runCtx, sandboxArgs(bwrap, cliRoot, o.Dir, o.Home, sock, env, argv), &res, &mu, o.OnEvent)
+	mu.Lock()
+	defer mu.Unlock()
+	if refused := proxy.Refused(); refused != nil {
+		return res, withStage(refused)
+	}
+	if ctx.Err() != nil {
+		return res, context.Cause(ctx)
+	}
+	return res, err
+}
+
+// exec starts argv in its own process group, reads its event stream and
+// kills the group when it exits or runCtx ends.
+func (r *Runner) exec(runCtx context.Context, argv []string, res *RunResult, mu *sync.Mutex, onEvent func(string)) error {
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	cmd.Stdin = nil
+	errb := &tail{n: 4000}
+	cmd.Stderr = errb
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return err
+	}
+	if err := cmd.Start(); err != nil {
+		return &outcome.Error{Class: outcome.Deterministic, Stage: "implement", Msg: "the agent CLI could not start: " + err.Error()}
+	}
+	kill := func() { _ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	done := make(chan struct{})
+	go func() {
+		select {
+		case <-runCtx.Done():
+			kill() // cancel, stall, timeout or budget: the whole tree goes
+		case <-done:
+		}
+	}()
+	r.read(out, res, mu, onEvent)
+	werr := cmd.Wait()
+	close(done)
+	kill() // nothing the agent started outlives it: the worktree is judged next
+	if runCtx.Err() != nil {
+		return context.Cause(runCtx)
+	}
+	if werr != nil {
+		return &outcome.Error{Class: outcome.Transient, Stage: "implement", Msg: r.Preset.Bin + " failed: " + werr.Error(), Output: errb.String()}
+	}
+	return nil
+}
+
+func (r *Runner) read(out io.Reader, res *RunResult, mu *sync.Mutex, onEvent func(string)) {
+	sc := bufio.NewScanner(out)
+	sc.Buffer(make([]byte, 64<<10), 32<<20)
+	for sc.Scan() {
+		step := r.Preset.step(sc.Bytes())
+		mu.Lock()
+		res.Events++
+		mu.Unlock()
+		if onEvent != nil {
+			onEvent(step)
+		}
+	}
+	_, _ = io.Copy(io.Discard, out) // a line over the limit: keep draining
+}
+
+func withStage(err error) error {
+	var oe *outcome.Error
+	if errors.As(err, &oe) && oe.Stage == "" {
+		c := *oe
+		c.Stage = "implement"
+		return &c
+	}
+	return err
+}
+
+// tail keeps the last n bytes of stderr.
+type tail struct {
+	mu sync.Mutex
+	n  int
+	b  []byte
+}
+
+func (t *tail) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.b = append(t.b, p...)
+	if len(t.b) > 2*t.n {
+		t.b = append(t.b[:0], t.b[len(t.b)-t.n:]...)
+	}
+	return len(p), nil
+}
+
+func (t *tail) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	b := t.b
+	if len(b) > t.n {
+		b = b[len(b)-t.n:]
+	}
+	return string(b)
+}
+
+var _ = time.Second
