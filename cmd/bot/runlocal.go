@@ -118,6 +118,9 @@ func runLocalPipeline(ctx context.Context, cfg *config.Config, la localArgs, rep
 		return outcome.Record{}, "", err
 	}
 	p := &pipeline.Pipeline{Workspace: ws, NewSession: newSession, Prefix: cfg.LabelPrefix, Log: log}
+	if p.NewTaskSession, err = localTaskSessions(cfg, log); err != nil {
+		return outcome.Record{}, "", err
+	}
 	host := &pipeline.LocalHost{Title: la.title, Body: la.body, RepoURL: "file://" + repo, Progress: stderr}
 	t := pipeline.Task{Repo: "local/" + filepath.Base(repo), Issue: la.issue, Mode: la.mode, CloneURL: "file://" + repo, DefaultBranch: base, Attempt: 1}
 	p.Attempt(ctx, host, t)

@@ -8,6 +8,7 @@ import (
 	"github.com/warden-bot/warden/config"
 	"github.com/warden-bot/warden/jobs"
 	"github.com/warden-bot/warden/lifecycle"
+	"github.com/warden-bot/warden/meter"
 	"github.com/warden-bot/warden/outcome"
 	"github.com/warden-bot/warden/pipeline"
 	"github.com/warden-bot/warden/workspace"
@@ -39,16 +40,29 @@ func (a *app) newPipeline(ws *workspace.Manager) (*pipeline.Pipeline, error) {
 	if err != nil {
 		return nil, err
 	}
+	ledger := newLedger(a.cfg, a.backend.RDB, a.metrics)
+	newTask, err := taskSessions(a.cfg, a.log, ledger)
+	if err != nil {
+		return nil, err
+	}
+	if a.cfg.Agent == "exec" {
+		newTask = nil // the exec agent reports no usage to charge
+	}
 	history := jobs.NewHistory(a.backend.RDB)
 	links := jobs.NewLinks(a.backend.RDB)
 	return &pipeline.Pipeline{
-		Workspace:  ws,
-		NewSession: newSession,
-		Prefix:     a.cfg.LabelPrefix,
-		Log:        a.log,
-		Metrics:    a.metrics,
-		Counter:    jobs.NewCounter(a.backend.RDB),
-		Spawn:      a.spawnChild,
+		Workspace:      ws,
+		NewSession:     newSession,
+		NewTaskSession: newTask,
+		Spent: func(ctx context.Context, t pipeline.Task) (float64, error) {
+			sp, err := ledger.Spent(ctx, meter.Scope{Repo: t.Repo, Issue: t.Issue, Installation: t.Installation})
+			return sp.Task, err
+		},
+		Prefix:  a.cfg.LabelPrefix,
+		Log:     a.log,
+		Metrics: a.metrics,
+		Counter: jobs.NewCounter(a.backend.RDB),
+		Spawn:   a.spawnChild,
 		OnOutcome: func(ctx context.Context, t pipeline.Task, rec outcome.Record) {
 			if err := history.Append(ctx, t.Repo, t.Issue, rec); err != nil {
 				a.log.Warn("history not recorded", "err", err)

@@ -34,7 +34,7 @@ func (a *app) startWorker(ctx context.Context, errc chan<- error) (*asynq.Server
 		return nil, err
 	}
 	sink := newEventSink(ctx, a.log, a.metrics, jobs.NewPublisher(a.backend.RDB, host), comments.NewRedactor(a.cfg.Secrets()...))
-	p.OnEvent = sink.supervisor
+	p.OnEvent, p.OnStep = sink.supervisor, sink.agentStep
 	sys := newSystemic(a, sink)
 	p.OnTerminal = sys.onTerminal
 	needs := jobs.NewInterventions(a.backend.RDB)

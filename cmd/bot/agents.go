@@ -1,0 +1,102 @@
+package main
+
+import (
+	"log/slog"
+	"net/url"
+	"strconv"
+	"time"
+
+	"github.com/alicebob/miniredis/v2"
+	"github.com/redis/go-redis/v9"
+
+	"github.com/warden-bot/warden/agent"
+	"github.com/warden-bot/warden/agentcli"
+	"github.com/warden-bot/warden/config"
+	"github.com/warden-bot/warden/jobs"
+	"github.com/warden-bot/warden/meter"
+	"github.com/warden-bot/warden/metrics"
+	"github.com/warden-bot/warden/pipeline"
+)
+
+// newLedger is the spend ledger on rdb with the operator's daily caps;
+// every charge feeds warden_model_spend_usd_total.
+func newLedger(cfg *config.Config, rdb redis.UniversalClient, m *metrics.Metrics) *meter.Ledger {
+	repo, inst := cfg.DailyCaps()
+	l := &meter.Ledger{RDB: rdb, RepoDaily: repo, InstallationDaily: inst}
+	if m != nil {
+		l.OnCharge = func(s meter.Scope, usd float64) {
+			m.Spend.WithLabelValues(strconv.FormatInt(s.Installation, 10), s.Repo).Add(usd)
+		}
+	}
+	return l
+}
+
+// taskSessions builds each attempt's model side charged to the task's
+// ledger: the llm agent through a metered provider, a CLI agent through
+// the metering proxy (and the same provider for plan and review).
+func taskSessions(cfg *config.Config, log *slog.Logger, l *meter.Ledger) (func(t pipeline.Task, dir string, budget float64) (pipeline.Session, error), error) {
+	ac := agent.Config{API: cfg.LLMAPI, BaseURL: cfg.LLMBaseURL, APIKey: cfg.LLMAPIKey, Model: cfg.LLMModel}
+	if in, out, err := cfg.Price(); err == nil && (in > 0 || out > 0) {
+		ac.Prices = map[string]agent.Price{cfg.LLMModel: {Input: in, Output: out}}
+	}
+	prov, err := agent.New(ac)
+	if err != nil {
+		return nil, &config.Error{Setting: "WARDEN_LLM_API", Msg: err.Error()}
+	}
+	runner, err := cliRunner(cfg, log, l, ac.Prices)
+	if err != nil {
+		return nil, err
+	}
+	return func(t pipeline.Task, dir string, budget float64) (pipeline.Session, error) {
+		scope := meter.Scope{Repo: t.Repo, Issue: t.Issue, Installation: t.Installation, TaskLimit: budget}
+		model := agent.NewSession(&meter.Provider{P: prov, L: l, Scope: scope},
+			agent.SessionOptions{BudgetUSD: budget, MaxTokens: cfg.LLMMaxTokens, Repo: t.Repo, Logger: log})
+		if runner == nil {
+			return model, nil
+		}
+		return &agentcli.Session{Runner: runner, Model: model, Dir: dir, Scope: scope}, nil
+	}, nil
+}
+
+// cliRunner checks the configured CLI (present, the pinned version) once,
+// at start; nil for the llm agent.
+func cliRunner(cfg *config.Config, log *slog.Logger, l *meter.Ledger, prices map[string]agent.Price) (*agentcli.Runner, error) {
+	preset, ok := agentcli.Presets[cfg.Agent]
+	if !ok {
+		return nil, nil
+	}
+	bin, err := agentcli.Resolve(preset, cfg.AgentBin)
+	if err != nil {
+		return nil, &config.Error{Setting: "WARDEN_AGENT_BIN", Msg: err.Error()}
+	}
+	base := cfg.LLMBaseURL
+	if base == "" {
+		base = map[string]string{"anthropic": "https://api.anthropic.com", "openai": "https://api.openai.com/v1"}[preset.API]
+	}
+	up, err := url.Parse(base)
+	if err != nil {
+		return nil, &config.Error{Setting: "WARDEN_LLM_BASE_URL", Msg: err.Error()}
+	}
+	log.Info("agent CLI ready", "agent", preset.Name, "bin", bin, "version", preset.Version, "endpoint", up.Host)
+	return &agentcli.Runner{Preset: preset, Bin: bin, Upstream: up, APIKey: cfg.LLMAPIKey, Ledger: l, Prices: prices,
+		Model: cfg.LLMModel, Log: log}, nil
+}
+
+// agentStep publishes an agent CLI's last steps to `bot observe`.
+func (s *eventSink) agentStep(t pipeline.Task, stage, steps string) {
+	task := t.Repo + "#" + strconv.Itoa(t.Issue)
+	s.publish(jobs.Event{Time: time.Now().UTC(), Kind: "agent_step", Task: task, Stage: stage, Fields: map[string]any{"steps": s.redactor.Redact(steps)}})
+}
+
+// localTaskSessions gives `bot run` an agent CLI, charged to an in-process
+// ledger (nothing outlives the run); nil for the other agents.
+func localTaskSessions(cfg *config.Config, log *slog.Logger) (func(t pipeline.Task, dir string, budget float64) (pipeline.Session, error), error) {
+	if _, ok := agentcli.Presets[cfg.Agent]; !ok {
+		return nil, nil
+	}
+	mr := miniredis.NewMiniRedis()
+	if err := mr.Start(); err != nil {
+		return nil, err
+	}
+	return taskSessions(cfg, log, newLedger(cfg, redis.NewClient(&redis.Options{Addr: mr.Addr()}), nil))
+}
