@@ -61,10 +61,10 @@ type Pipeline struct {
 	// Spent reads the task's spend across all its attempts; may be nil.
 	Spent func(ctx context.Context, t Task) (float64, error)
 	// OnStep is told of an agent CLI's last steps (`bot observe`); may be nil.
-	OnStep func(t Task, stage, steps string)
-	Prefix     string
-	Log        *slog.Logger
-	Metrics    *metrics.Metrics // may be nil
+	OnStep  func(t Task, stage, steps string)
+	Prefix  string
+	Log     *slog.Logger
+	Metrics *metrics.Metrics // may be nil
 	// Counter persists fingerprint counts across attempts (Redis); may be nil.
 	Counter counter
 	// Spawn queues the task of a sub-issue created by decomposition; may be nil.
