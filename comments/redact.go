@@ -41,6 +41,9 @@ func NewRedactor(secrets ...string) *Redactor {
 			}
 		}
 	}
+	for _, s := range r.secrets {
+		r.secrets = append(r.secrets, encodings(s)...)
+	}
 	sort.Slice(r.secrets, func(i, j int) bool { return len(r.secrets[i]) > len(r.secrets[j]) })
 	return r
 }

@@ -19,7 +19,17 @@ type Change struct {
 	// AddedText holds the added lines (without the leading '+'), for the secrets guard.
 	AddedText []string
 	Symlink   bool
+	// OldMode and NewMode are git's modes ("100644", "100755", "120000",
+	// "160000"); empty for the side that does not exist.
+	OldMode, NewMode string
 }
+
+// Git modes the guards judge.
+const (
+	ModeExecutable = "100755"
+	ModeSymlink    = "120000"
+	ModeGitlink    = "160000"
+)
 
 // Status is how a file changed.
 type Status string

@@ -82,6 +82,7 @@ func fileRules(c Change, maxBytes int64) []*Violation {
 	if c.Size > maxBytes {
 		vs = append(vs, &Violation{Rule: "huge_file", Path: c.Path, Detail: fmt.Sprintf("%d bytes is over the %d-byte limit", c.Size, maxBytes)})
 	}
+	vs = append(vs, modeRules(c)...)
 	if c.Symlink && c.Status != Deleted {
 		vs = append(vs, &Violation{Rule: "symlink", Path: c.Path, Detail: "symbolic links are not accepted"})
 	}

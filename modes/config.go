@@ -33,6 +33,8 @@ func ModeFromLabel(prefix, label string) (Mode, bool) {
 type Config struct {
 	Test           string            `yaml:"test"`
 	Security       string            `yaml:"security"`
+	Setup          string            `yaml:"setup"`   // CONTRACT §11: with network, before any model edit
+	Network        bool              `yaml:"network"` // test and security commands may reach the network
 	ProtectedPaths []string          `yaml:"protected_paths"`
 	Maintenance    ModeLimits        `yaml:"maintenance"`
 	Evolution      ModeLimits        `yaml:"evolution"`
@@ -86,7 +88,7 @@ type Decomposition struct {
 }
 
 // AlwaysProtected can never be changed by Warden, in any mode, whatever the file says.
-var AlwaysProtected = []string{".github/workflows/**", ".github/warden.yml", ".github/warden.yaml"}
+var AlwaysProtected = []string{".github/**", ".github/workflows/**", ".github/warden.yml", ".github/warden.yaml"}
 
 // TestGlobs are the paths evolution's allow_test_changes opens up.
 var TestGlobs = []string{"**/*_test.go", "test/**", "tests/**", "testdata/**", "**/testdata/**"}

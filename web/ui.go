@@ -5,6 +5,7 @@ import (
 	"context"
 	"html/template"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -17,6 +18,7 @@ type Status struct {
 	Tasks         []TaskStatus // recent tasks, by state
 	Interventions []TaskStatus // tasks whose supervisor gave up (NEEDS_INTERVENTION)
 	Problems      []string     // parts that could not be read
+	Isolation     string       // how repository commands are isolated (sandbox.Describe)
 	Generated     time.Time
 }
 
@@ -61,6 +63,7 @@ func statusPage(source func(context.Context) (*Status, error)) echo.HandlerFunc 
 }
 
 var statusTemplate = template.Must(template.New("ui").Funcs(template.FuncMap{
+	"hasPrefix": strings.HasPrefix,
 	"short": func(s string) string {
 		if r := []rune(s); len(r) > 160 {
 			return string(r[:160]) + "…"
@@ -74,6 +77,7 @@ th,td{border-bottom:1px solid #ddd;padding:.25rem .6rem;text-align:left;vertical
 .paused{color:#b00;font-weight:bold}.problem{color:#b00}</style></head><body>
 <h1>Warden {{.Version}}</h1>
 {{range .Problems}}<p class="problem">{{.}}</p>{{end}}
+{{with .Isolation}}<p id="isolation"{{if not (hasPrefix . "bubblewrap")}} class="problem"{{end}}>Isolation of repository commands: {{.}}</p>{{end}}
 <h2>Queues</h2>
 <table id="queues"><tr><th>queue</th><th>state</th><th>size</th><th>pending</th><th>active</th><th>scheduled</th><th>retry</th><th>archived</th><th>completed</th><th>processed today</th><th>failed today</th><th>latency</th></tr>
 {{range .Queues}}<tr><td>{{.Name}}</td><td>{{if .Paused}}<span class="paused">paused</span>{{else}}running{{end}}</td><td>{{.Size}}</td><td>{{.Pending}}</td><td>{{.Active}}</td><td>{{.Scheduled}}</td><td>{{.Retry}}</td><td>{{.Archived}}</td><td>{{.Completed}}</td><td>{{.ProcessedToday}}</td><td>{{.FailedToday}}</td><td>{{.Latency}}</td></tr>

@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
 )
 
 // privateIndex is the file name, in the worktree's administrative directory
@@ -34,10 +33,10 @@ func (w *Worktree) withIndex(ctx context.Context, fn func(env []string) error) e
 	}
 	defer done()
 	env := []string{"GIT_INDEX_FILE=" + idx}
-	if _, err := w.m.git(ctx, w.Dir, "", env, "read-tree", "--reset", w.BaseSHA); err != nil {
+	if _, err := w.git(ctx, "", env, "read-tree", "--reset", w.BaseSHA); err != nil {
 		return err
 	}
-	if _, err := w.m.git(ctx, w.Dir, "", env, "add", "-A"); err != nil {
+	if _, err := w.git(ctx, "", env, "add", "-A"); err != nil {
 		return err
 	}
 	return fn(env)
@@ -48,7 +47,7 @@ func (w *Worktree) withIndex(ctx context.Context, fn func(env []string) error) e
 // administrative directory cannot be found it falls back to a throwaway
 // index in the manager's home, removed by done.
 func (w *Worktree) indexFile() (idx string, done func(), err error) {
-	if admin, ok := w.adminDir(); ok {
+	if admin := w.gitDir; admin != "" {
 		idx = filepath.Join(admin, privateIndex)
 		// indexMu is held: no git command of ours uses the index now, so a
 		// lock file is what a killed command (a canceled stage) left behind.
@@ -67,22 +66,6 @@ func (w *Worktree) indexFile() (idx string, done func(), err error) {
 	f.Close()
 	os.Remove(f.Name()) // git wants a missing or valid index, not an empty file
 	return f.Name(), func() { os.Remove(f.Name()) }, nil
-}
-
-// adminDir reads the worktree's .git file ("gitdir: <path>").
-func (w *Worktree) adminDir() (string, bool) {
-	b, err := os.ReadFile(filepath.Join(w.Dir, ".git"))
-	if err != nil {
-		return "", false
-	}
-	dir, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "gitdir: ")
-	if !ok || !filepath.IsAbs(dir) {
-		return "", false
-	}
-	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
-		return "", false
-	}
-	return dir, true
 }
 
 func copyFile(from, to string) error {

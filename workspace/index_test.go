@@ -37,7 +37,7 @@ func TestPrivateIndexFollowsTheWorktreeExactly(t *testing.T) {
 	if got, want := changedPaths(t, w), []string{"added new.go", "added out.txt", "modified a.go"}; !slices.Equal(got, want) {
 		t.Fatalf("first call: %q, want %q", got, want)
 	}
-	admin, ok := w.adminDir()
+	admin, ok := w.gitDir, w.gitDir != ""
 	if _, err := os.Stat(filepath.Join(admin, privateIndex)); !ok || err != nil {
 		t.Fatalf("no private index in the worktree's admin dir %q: %v", admin, err)
 	}
@@ -56,7 +56,7 @@ func TestPrivateIndexSurvivesAKilledCommand(t *testing.T) {
 	w := prepare(t, newManager(t), url, "lock")
 	os.WriteFile(filepath.Join(w.Dir, "a.go"), []byte("A\n"), 0o644)
 	changedPaths(t, w)
-	admin, _ := w.adminDir()
+	admin := w.gitDir
 	os.WriteFile(filepath.Join(admin, privateIndex+".lock"), nil, 0o600)
 	if got := changedPaths(t, w); !slices.Equal(got, []string{"modified a.go"}) {
 		t.Fatalf("after a stale lock: %q", got)
@@ -69,7 +69,7 @@ func TestPrivateIndexGoesWithTheWorktree(t *testing.T) {
 	m := newManager(t)
 	w := prepare(t, m, url, "gone")
 	changedPaths(t, w)
-	admin, _ := w.adminDir()
+	admin := w.gitDir
 	if err := m.Remove(context.Background(), w); err != nil {
 		t.Fatal(err)
 	}

@@ -97,6 +97,12 @@ type Worktree struct {
 	mirror  string
 	m       *Manager
 	indexMu sync.Mutex // the private index (index.go) serves one command at a time
+	// gitDir is the worktree's administrative directory, read right after
+	// git created it: a command may rewrite the worktree's .git file, and
+	// Warden's own git commands never follow it.
+	gitDir string
+	judged string // the tree the guards last judged (Changes); Commit commits exactly it
+	commit string // the commit made of judged; Push pushes exactly it
 }
 
 // Prepare fetches the mirror (cloning it the first time) and creates the
@@ -120,6 +126,11 @@ func (m *Manager) Prepare(ctx context.Context, req PrepareRequest) (*Worktree, e
 	if err := m.addWorktree(ctx, wt); err != nil {
 		return nil, fmt.Errorf("create worktree for %s: %w", req.TaskKey, err)
 	}
+	gd, err := m.git(ctx, wt.Dir, "", nil, "rev-parse", "--absolute-git-dir")
+	if err != nil {
+		return nil, fmt.Errorf("git directory of %s: %w", wt.Dir, err)
+	}
+	wt.gitDir = strings.TrimSpace(gd)
 	return wt, nil
 }
 

@@ -3,15 +3,13 @@ package workspace
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strings"
 	"sync"
-	"syscall"
 	"time"
+
+	"github.com/warden-bot/warden/sandbox"
 )
 
 // Command is a repository command (test, security check) to run in a worktree.
@@ -21,6 +19,7 @@ type Command struct {
 	Timeout   time.Duration
 	MaxOutput int // bytes kept (head and tail); default 64 KiB
 	ExtraEnv  []string
+	Network   bool // the repository opted in (`network: true`)
 }
 
 // Result is how a command ended.
@@ -56,8 +55,10 @@ func commandEnv(home string, extra []string) []string {
 	return append(env, extra...)
 }
 
-// Run runs c in its own process group with a scrubbed environment, killing
-// the whole group on timeout or cancellation, and keeps a bounded output.
+// Run runs c in the sandbox (package sandbox) with a scrubbed environment,
+// killing every process it started on timeout or cancellation, and keeps a
+// bounded output. The Go caches are visible read-only: a command can use
+// what is cached but never plant a build result another run would trust.
 func Run(ctx context.Context, c Command) Result {
 	if c.MaxOutput <= 0 {
 		c.MaxOutput = 64 << 10
@@ -70,39 +71,17 @@ func Run(ctx context.Context, c Command) Result {
 		return Result{Err: err, ExitCode: -1}
 	}
 	defer os.RemoveAll(home)
-	runCtx, cancel := context.WithTimeout(ctx, c.Timeout)
-	defer cancel()
-	argv := sandbox(c.Dir, home, c.Line)
-	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.Dir = c.Dir
-	cmd.Env = commandEnv(home, c.ExtraEnv)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	out := &capped{max: c.MaxOutput}
-	cmd.Stdout, cmd.Stderr = out, out
-	start := time.Now()
-	if err := cmd.Start(); err != nil {
-		return Result{Err: fmt.Errorf("start %q: %w", c.Line, err), ExitCode: -1}
-	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	var werr error
-	select {
-	case werr = <-done:
-	case <-runCtx.Done():
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) // the whole group: grandchildren too
-		werr = <-done
-	}
-	r := Result{Duration: time.Since(start), Output: out.String(), Truncated: out.cut > 0, ExitCode: cmd.ProcessState.ExitCode()}
-	switch {
-	case ctx.Err() != nil:
-		r.Canceled = true
-	case runCtx.Err() != nil:
-		r.TimedOut = true
+	env := commandEnv(home, c.ExtraEnv)
+	sr := sandbox.Run(ctx, sandbox.Spec{
+		Argv: []string{"sh", "-c", c.Line}, Dir: c.Dir, Env: env, Home: home,
+		Writable: []string{c.Dir}, ReadOnly: readOnlyFor(c.Dir, env), Network: c.Network,
+		Timeout: c.Timeout, Stdout: out, Stderr: out,
+	})
+	r := Result{ExitCode: sr.ExitCode, TimedOut: sr.TimedOut, Canceled: sr.Canceled, Duration: sr.Duration, Err: sr.Err,
+		Output: out.String(), Truncated: out.cut > 0}
+	if r.TimedOut {
 		r.Output += fmt.Sprintf("\n[warden: killed after %s]\n", c.Timeout)
-	}
-	var ee *exec.ExitError
-	if werr != nil && !errors.As(werr, &ee) && !r.TimedOut && !r.Canceled {
-		r.Err = werr
 	}
 	return r
 }
@@ -142,41 +121,5 @@ func (c *capped) String() string {
 	return fmt.Sprintf("%s\n[… %d bytes cut …]\n%s", c.head.String(), c.cut, c.tail)
 }
 
-var (
-	bwrapOnce sync.Once
-	bwrapOK   bool
-)
-
 // Isolation says how repository commands are isolated on this machine.
-func Isolation() string {
-	if useBwrap() {
-		return "bubblewrap: no network, read-only root, only the worktree writable"
-	}
-	return "process group and scrubbed environment (install bubblewrap for network and file-system isolation)"
-}
-
-func useBwrap() bool {
-	bwrapOnce.Do(func() {
-		path, err := exec.LookPath("bwrap")
-		if err != nil {
-			return
-		}
-		bwrapOK = exec.Command(path, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--unshare-net", "true").Run() == nil
-	})
-	return bwrapOK
-}
-
-// sandbox wraps the command line in bubblewrap where it works.
-func sandbox(dir, home, line string) []string {
-	if !useBwrap() {
-		return []string{"sh", "-c", line}
-	}
-	argv := []string{"bwrap", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp",
-		"--bind", dir, dir, "--bind", home, home, "--unshare-net", "--die-with-parent", "--new-session"}
-	if cache, err := os.UserCacheDir(); err == nil {
-		if _, err := os.Stat(cache); err == nil && !strings.HasPrefix(dir, cache) {
-			argv = append(argv, "--bind", cache, cache)
-		}
-	}
-	return append(argv, "sh", "-c", line)
-}
+func Isolation() string { return sandbox.Describe() }

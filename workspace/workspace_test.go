@@ -101,6 +101,9 @@ func TestCommitPushIdempotentAndTokenNeverOnDisk(t *testing.T) {
 		t.Fatalf("clean commit: %v", err)
 	}
 	os.WriteFile(filepath.Join(w.Dir, "a.txt"), []byte("two\n"), 0o644)
+	if _, err := w.Changes(ctx); err != nil { // the guards judge before every commit
+		t.Fatal(err)
+	}
 	sha1, err := w.Commit(ctx, "msg", "Bot", "bot@x")
 	if err != nil {
 		t.Fatal(err)
@@ -150,7 +153,8 @@ func TestRunnerKillsGroupCapsOutputScrubsEnv(t *testing.T) {
 	t.Setenv("WARDEN_WEBHOOK_SECRET", "whsec-do-not-leak")
 	t.Setenv("GITHUB_TOKEN", "ghs_do_not_leak")
 	dir := t.TempDir()
-	r := Run(context.Background(), Command{Dir: dir, Line: "env"})
+	// Every environment the command can find, its parent's (Warden's, unsandboxed) included.
+	r := Run(context.Background(), Command{Dir: dir, Line: `env; for f in /proc/$PPID/environ /proc/*/environ; do tr '\0' '\n' < "$f"; done 2>/dev/null; true`})
 	if r.ExitCode != 0 || strings.Contains(r.Output, "do-not-leak") || strings.Contains(r.Output, "do_not_leak") || !strings.Contains(r.Output, "PATH=") {
 		t.Fatalf("env: %+v", r)
 	}

@@ -20,7 +20,7 @@ func (w *Worktree) Diff(ctx context.Context) (string, error) {
 	var out string
 	err := w.withIndex(ctx, func(env []string) error {
 		var err error
-		out, err = w.m.git(ctx, w.Dir, "", env, "diff", "--cached", "-M", "--no-color", w.BaseSHA)
+		out, err = w.git(ctx, "", env, "diff", "--cached", "-M", "--no-color", w.BaseSHA)
 		return err
 	})
 	return out, err
@@ -31,19 +31,31 @@ func (w *Worktree) Diff(ctx context.Context) (string, error) {
 func (w *Worktree) Changes(ctx context.Context) ([]guards.Change, error) {
 	var changes []guards.Change
 	err := w.withIndex(ctx, func(env []string) error {
-		status, err := w.m.git(ctx, w.Dir, "", env, "diff", "--cached", "-M", "--name-status", "-z", w.BaseSHA)
+		status, err := w.git(ctx, "", env, "diff", "--cached", "-M", "--name-status", "-z", w.BaseSHA)
 		if err != nil {
 			return err
 		}
-		numstat, err := w.m.git(ctx, w.Dir, "", env, "diff", "--cached", "-M", "--numstat", "-z", w.BaseSHA)
+		numstat, err := w.git(ctx, "", env, "diff", "--cached", "-M", "--numstat", "-z", w.BaseSHA)
+		if err != nil {
+			return err
+		}
+		raw, err := w.git(ctx, "", env, "diff", "--cached", "-M", "--raw", "-z", w.BaseSHA)
+		if err != nil {
+			return err
+		}
+		tree, err := w.git(ctx, "", env, "write-tree")
 		if err != nil {
 			return err
 		}
 		changes = parseNameStatus(status)
-		counts := parseNumstat(numstat)
+		counts, modes := parseNumstat(numstat), parseRawModes(raw)
 		for i := range changes {
 			w.fill(ctx, env, &changes[i], counts[changes[i].Path])
+			m := modes[changes[i].Path]
+			changes[i].OldMode, changes[i].NewMode = m[0], m[1]
+			changes[i].Symlink = changes[i].Symlink || m[1] == guards.ModeSymlink
 		}
+		w.judged = strings.TrimSpace(tree)
 		return nil
 	})
 	return changes, err
@@ -106,7 +118,7 @@ func (w *Worktree) fill(ctx context.Context, env []string, c *guards.Change, n n
 		old = c.OldPath
 	}
 	if c.Status != guards.Added {
-		if blob, err := w.m.git(ctx, w.Dir, "", nil, "cat-file", "-p", w.BaseSHA+":"+old); err == nil {
+		if blob, err := w.git(ctx, "", nil, "cat-file", "-p", w.BaseSHA+":"+old); err == nil {
 			c.OldLines = countLines(blob)
 		}
 	}
@@ -122,7 +134,7 @@ func (w *Worktree) fill(ctx context.Context, env []string, c *guards.Change, n n
 		c.NewLines = countLines(string(b))
 	}
 	if !c.Binary {
-		patch, _ := w.m.git(ctx, w.Dir, "", env, "diff", "--cached", "-U0", "--no-color", w.BaseSHA, "--", c.Path)
+		patch, _ := w.git(ctx, "", env, "diff", "--cached", "-U0", "--no-color", w.BaseSHA, "--", c.Path)
 		for _, l := range strings.Split(patch, "\n") {
 			if strings.HasPrefix(l, "+") && !strings.HasPrefix(l, "+++") {
 				c.AddedText = append(c.AddedText, l[1:])
@@ -142,43 +154,12 @@ func countLines(s string) int {
 	return n
 }
 
-// Commit records everything in the worktree as one commit, without hooks.
-// Run again after a commit with nothing new, it returns the existing commit,
-// so a retried release is idempotent.
-func (w *Worktree) Commit(ctx context.Context, msg, name, email string) (string, error) {
-	if _, err := w.m.git(ctx, w.Dir, "", nil, "add", "-A"); err != nil {
-		return "", err
-	}
-	head := func() (string, error) {
-		out, err := w.m.git(ctx, w.Dir, "", nil, "rev-parse", "HEAD")
-		return strings.TrimSpace(out), err
-	}
-	if _, err := w.m.git(ctx, w.Dir, "", nil, "diff", "--cached", "--quiet"); err == nil {
-		sha, err := head()
-		if err == nil && sha == w.BaseSHA {
-			return "", ErrNothingToCommit
-		}
-		return sha, err
-	}
-	who := []string{"GIT_AUTHOR_NAME=" + name, "GIT_AUTHOR_EMAIL=" + email, "GIT_COMMITTER_NAME=" + name, "GIT_COMMITTER_EMAIL=" + email}
-	if _, err := w.m.git(ctx, w.Dir, "", who, "-c", "core.hooksPath=/dev/null", "-c", "commit.gpgsign=false", "commit", "--no-verify", "--quiet", "-m", msg); err != nil {
-		return "", err
-	}
-	return head()
-}
-
-// Push force-pushes the task's branch to remoteURL with per-command auth.
-func (w *Worktree) Push(ctx context.Context, remoteURL, token string) error {
-	_, err := w.m.git(ctx, w.Dir, token, nil, "-c", "core.hooksPath=/dev/null", "push", "--force", "--quiet", "--no-verify", remoteURL, "HEAD:refs/heads/"+w.Branch)
-	return err
-}
-
 // Reset throws away every change in the worktree.
 func (w *Worktree) Reset(ctx context.Context) error {
-	if _, err := w.m.git(ctx, w.Dir, "", nil, "reset", "--hard", "--quiet", w.BaseSHA); err != nil {
+	if _, err := w.git(ctx, "", nil, "reset", "--hard", "--quiet", w.BaseSHA); err != nil {
 		return err
 	}
-	_, err := w.m.git(ctx, w.Dir, "", nil, "clean", "-fdq")
+	_, err := w.git(ctx, "", nil, "clean", "-fdq")
 	return err
 }
 

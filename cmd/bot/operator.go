@@ -12,6 +12,7 @@ import (
 	"github.com/labstack/echo/v4"
 	"github.com/warden-bot/warden/jobs"
 	"github.com/warden-bot/warden/web"
+	"github.com/warden-bot/warden/workspace"
 )
 
 // operatorRoutes mounts the operator API (behind basic auth, see web.New);
@@ -124,7 +125,7 @@ func (a *app) interventions(ctx context.Context) ([]taskView, error) {
 // tasks waiting for a maintainer, from the same sources as /api/tasks.
 func (a *app) status(ctx context.Context) (*web.Status, error) {
 	ins := a.queue.Inspector()
-	st := &web.Status{Version: version, Generated: time.Now()}
+	st := &web.Status{Version: version, Generated: time.Now(), Isolation: workspace.Isolation()}
 	names, err := ins.Queues()
 	if err != nil {
 		return nil, fmt.Errorf("list queues: %w", err)

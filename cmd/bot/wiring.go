@@ -5,6 +5,7 @@ import (
 	"log/slog"
 
 	"github.com/warden-bot/warden/agent"
+	"github.com/warden-bot/warden/comments"
 	"github.com/warden-bot/warden/config"
 	"github.com/warden-bot/warden/jobs"
 	"github.com/warden-bot/warden/lifecycle"
@@ -30,6 +31,7 @@ func sessionFactory(cfg *config.Config, log *slog.Logger) (func(dir, repo string
 	if err != nil {
 		return nil, &config.Error{Setting: "WARDEN_LLM_API", Msg: err.Error()}
 	}
+	prov = agent.Redacting(prov, comments.NewRedactor(cfg.Secrets()...).Redact) // test output a command printed may hold a secret
 	return func(_, repo string, budget float64) (pipeline.Session, error) {
 		return agent.NewSession(prov, agent.SessionOptions{BudgetUSD: budget, MaxTokens: cfg.LLMMaxTokens, Repo: repo, Logger: log}), nil
 	}, nil

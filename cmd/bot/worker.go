@@ -61,6 +61,7 @@ func (a *app) startWorker(ctx context.Context, errc chan<- error) (*asynq.Server
 		return nil, fmt.Errorf("start worker: %w", err)
 	}
 	a.log.Info("worker started", "concurrency", a.cfg.Concurrency, "worker", host, "isolation", workspace.Isolation())
+	workspace.WarnIsolation(a.log)
 	return srv, nil
 }
 

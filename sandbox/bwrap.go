@@ -1,0 +1,121 @@
+package sandbox
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// systemDirs are the host directories every command sees, read-only: the
+// programs and libraries, never the root file system as a whole (which
+// holds the key file, .env, the data directory and every mirror).
+var systemDirs = []string{"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"}
+
+// etcFiles are the pieces of /etc that programs need to run, resolve names
+// (when the network is on) and verify TLS; the rest of /etc stays out.
+var etcFiles = []string{
+	"passwd", "group", "hosts", "resolv.conf", "nsswitch.conf", "host.conf", "gai.conf",
+	"ld.so.cache", "ld.so.conf", "ld.so.conf.d", "localtime", "timezone",
+	"ssl", "ca-certificates", "ca-certificates.conf", "pki", "alternatives",
+	"protocols", "services", "mime.types", "os-release", "debian_version", "profile", "shells",
+}
+
+// toolRoots are where PATH entries may come from: a toolchain installed
+// under /opt or /nix is visible, one under a home directory is not (a home
+// holds credentials).
+var toolRoots = []string{"/usr/", "/opt/", "/nix/", "/snap/"}
+
+// bwrapArgv is the bubblewrap command line for s.
+func bwrapArgv(s Spec) []string {
+	a := []string{bwrapPath(), "--unshare-all", "--cap-drop", "ALL", "--die-with-parent", "--new-session"}
+	if s.Network {
+		a = append(a, "--share-net")
+	}
+	for _, d := range systemDirs {
+		a = append(a, systemDir(d)...)
+	}
+	for _, f := range etcFiles {
+		a = append(a, "--ro-bind-try", "/etc/"+f, "/etc/"+f)
+	}
+	a = append(a, "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", "--tmpfs", "/run")
+	for _, d := range pathDirs(s.Env) {
+		a = append(a, "--ro-bind-try", d, d)
+	}
+	for _, d := range s.ReadOnly {
+		a = append(a, "--ro-bind", d, d)
+	}
+	a = append(a, "--bind", s.Home, s.Home)
+	for _, d := range s.Writable {
+		a = append(a, "--bind", d, d)
+	}
+	for _, p := range s.Sockets {
+		a = append(a, "--bind", p, p)
+	}
+	// Read-only binds that fall inside a writable one (a worktree's .git
+	// file, say) are remounted read-only last so they win.
+	for _, d := range s.ReadOnly {
+		if inside(d, s.Writable) {
+			a = append(a, "--ro-bind", d, d)
+		}
+	}
+	if s.Dir != "" {
+		a = append(a, "--chdir", s.Dir)
+	}
+	return append(append(a, "--"), s.Argv...)
+}
+
+// systemDir binds d read-only, or recreates it as the symlink it is on
+// merged-/usr systems.
+func systemDir(d string) []string {
+	fi, err := os.Lstat(d)
+	if err != nil {
+		return nil
+	}
+	if fi.Mode()&os.ModeSymlink != 0 {
+		if target, err := os.Readlink(d); err == nil {
+			return []string{"--symlink", target, d}
+		}
+		return nil
+	}
+	return []string{"--ro-bind", d, d}
+}
+
+// pathDirs are the directories of env's PATH that lie under a toolRoot and
+// outside the system directories already bound.
+func pathDirs(env []string) []string {
+	var out []string
+	for _, e := range env {
+		v, ok := strings.CutPrefix(e, "PATH=")
+		if !ok {
+			continue
+		}
+		for _, d := range filepath.SplitList(v) {
+			d = filepath.Clean(d)
+			if !filepath.IsAbs(d) || strings.HasPrefix(d, "/usr/") || !underAny(d, toolRoots) {
+				continue
+			}
+			if fi, err := os.Stat(d); err == nil && fi.IsDir() {
+				out = append(out, d)
+			}
+		}
+	}
+	return out
+}
+
+func underAny(d string, roots []string) bool {
+	for _, r := range roots {
+		if strings.HasPrefix(d+"/", r) {
+			return true
+		}
+	}
+	return false
+}
+
+func inside(p string, dirs []string) bool {
+	for _, d := range dirs {
+		if p != d && strings.HasPrefix(p, strings.TrimSuffix(d, "/")+"/") {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,10 @@
+package sandbox
+
+import (
+	"strconv"
+	"sync"
+)
+
+func itoa(n int) string { return strconv.Itoa(n) }
+
+func syncOnce() sync.Once { return sync.Once{} }

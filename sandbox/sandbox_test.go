@@ -1,0 +1,166 @@
+package sandbox
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"errors"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+const planted = "wrd-secret-7f3a9c1e5b"
+
+func run(t *testing.T, s Spec) (Result, string) {
+	t.Helper()
+	var out bytes.Buffer
+	s.Stdout, s.Stderr = &out, &out
+	if s.Env == nil {
+		s.Env = []string{"PATH=/usr/local/bin:/usr/bin:/bin"}
+	}
+	if s.Timeout == 0 {
+		s.Timeout = 20 * time.Second
+	}
+	r := Run(context.Background(), s)
+	if r.Err != nil {
+		t.Fatalf("run: %v (output %s)", r.Err, out.String())
+	}
+	return r, out.String()
+}
+
+// A command reads every environment it can find, the key file and .env next
+// to it, and lists the data directory: none of it is there.
+func TestNoSecretReachable(t *testing.T) {
+	t.Setenv("WARDEN_PRIVATE_KEY", planted)
+	secrets := t.TempDir()
+	key := filepath.Join(secrets, "app.pem")
+	os.WriteFile(key, []byte(planted), 0o600)
+	os.WriteFile(filepath.Join(secrets, ".env"), []byte("WARDEN_LLM_API_KEY="+planted), 0o600)
+	wt := t.TempDir()
+	script := `for f in /proc/*/environ /proc/$PPID/environ; do cat "$f" 2>/dev/null | tr '\0' '\n'; done
+cat ` + key + ` ` + secrets + `/.env 2>&1; ls ` + secrets + ` 2>&1; ls / ; env; ps 2>/dev/null; ls /proc | grep -c '^[0-9]'`
+	r, out := run(t, Spec{Argv: []string{"sh", "-c", script}, Dir: wt, Writable: []string{wt}})
+	if !r.Isolated {
+		t.Fatal("ran without isolation")
+	}
+	for _, s := range []string{planted, base64.StdEncoding.EncodeToString([]byte(planted))} {
+		if strings.Contains(out, s) {
+			t.Fatalf("secret reachable in the sandbox:\n%s", out)
+		}
+	}
+	if !strings.Contains(out, "No such file") {
+		t.Fatalf("the key file's directory should not exist inside:\n%s", out)
+	}
+	if strings.Contains(out, "\nwork\n") || strings.Contains(out, "\nroot\n") {
+		t.Fatalf("host directories visible:\n%s", out)
+	}
+}
+
+// Only the worktree and the private HOME are writable.
+func TestOnlyWorktreeWritable(t *testing.T) {
+	wt, ro := t.TempDir(), t.TempDir()
+	os.WriteFile(filepath.Join(ro, "cache"), []byte("x"), 0o644)
+	script := `echo ok > a.txt && echo ok > "$HOME/h" && echo wt-ok
+echo x > /usr/evil 2>/dev/null && echo usr-written
+echo x > ` + ro + `/cache 2>/dev/null && echo ro-written
+echo x > /etc/passwd 2>/dev/null && echo etc-written
+true`
+	_, out := run(t, Spec{Argv: []string{"sh", "-c", script}, Dir: wt, Writable: []string{wt}, ReadOnly: []string{ro}})
+	if !strings.Contains(out, "wt-ok") || strings.Contains(out, "written") {
+		t.Fatalf("writes: %s", out)
+	}
+	if b, _ := os.ReadFile(filepath.Join(wt, "a.txt")); string(b) != "ok\n" {
+		t.Fatalf("worktree write lost: %q", b)
+	}
+}
+
+// No network unless asked: a loopback listener accepts nothing.
+func TestNetworkOffUnlessOptedIn(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	accepted := make(chan struct{}, 4)
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			accepted <- struct{}{}
+			c.Close()
+		}
+	}()
+	port := ln.Addr().(*net.TCPAddr).Port
+	line := "bash -c 'echo hi > /dev/tcp/127.0.0.1/" + itoa(port) + "' 2>&1; true"
+	wt := t.TempDir()
+	run(t, Spec{Argv: []string{"sh", "-c", line}, Dir: wt, Writable: []string{wt}})
+	select {
+	case <-accepted:
+		t.Fatal("a sandboxed command reached a loopback listener with the network off")
+	case <-time.After(300 * time.Millisecond):
+	}
+	run(t, Spec{Argv: []string{"sh", "-c", line}, Dir: wt, Writable: []string{wt}, Network: true})
+	select {
+	case <-accepted:
+	case <-time.After(5 * time.Second):
+		t.Fatal("network: true did not reach the listener")
+	}
+}
+
+// A timeout kills the whole tree, including processes that left the
+// command's session and group.
+func TestTimeoutKillsWholeTree(t *testing.T) {
+	wt := t.TempDir()
+	line := `(setsid sh -c 'sleep 2; touch ` + wt + `/escaped' &) ; (sleep 2; touch ` + wt + `/child) & sleep 30`
+	begin := time.Now()
+	r, _ := run(t, Spec{Argv: []string{"sh", "-c", line}, Dir: wt, Writable: []string{wt}, Timeout: 300 * time.Millisecond})
+	if !r.TimedOut || time.Since(begin) > 4*time.Second {
+		t.Fatalf("timed out %v after %s", r.TimedOut, time.Since(begin))
+	}
+	time.Sleep(2500 * time.Millisecond)
+	for _, f := range []string{"escaped", "child"} {
+		if _, err := os.Stat(filepath.Join(wt, f)); err == nil {
+			t.Fatalf("a process of the timed-out command lived on and wrote %s", f)
+		}
+	}
+}
+
+func TestCancelKillsWholeTree(t *testing.T) {
+	wt := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(300*time.Millisecond, cancel)
+	begin := time.Now()
+	r := Run(ctx, Spec{Argv: []string{"sh", "-c", "(sleep 30 &) ; sleep 30"}, Dir: wt, Writable: []string{wt}, Env: []string{"PATH=/usr/bin:/bin"}})
+	if !r.Canceled || time.Since(begin) > 4*time.Second {
+		t.Fatalf("canceled %v after %s", r.Canceled, time.Since(begin))
+	}
+}
+
+// Without a working bubblewrap nothing runs, and the error names what to
+// install; the explicit opt-out runs the command bare.
+func TestUnavailableRefusesUnlessOptedOut(t *testing.T) {
+	defer resetProbe("bwrap")
+	resetProbe("bwrap-not-installed-here")
+	wt := t.TempDir()
+	r := Run(context.Background(), Spec{Argv: []string{"true"}, Dir: wt, Env: []string{"PATH=/usr/bin:/bin"}})
+	if !errors.Is(r.Err, ErrUnavailable) || !strings.Contains(r.Err.Error(), "install the bubblewrap package") {
+		t.Fatalf("err = %v", r.Err)
+	}
+	t.Setenv(UnsafeEnv, "1")
+	r, out := run(t, Spec{Argv: []string{"sh", "-c", "echo bare"}, Dir: wt})
+	if r.Isolated || !strings.Contains(out, "bare") || !strings.Contains(Describe(), "NONE") {
+		t.Fatalf("opt-out: isolated=%v out=%q describe=%q", r.Isolated, out, Describe())
+	}
+}
+
+func resetProbe(bin string) {
+	probeOnce = syncOnce()
+	bwrapBin = bin
+	probeErr = nil
+}
