@@ -10,16 +10,15 @@ import (
 	"net/http"
 	"net/url"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/warden-bot/warden/agent"
 	"github.com/warden-bot/warden/meter"
 	"github.com/warden-bot/warden/outcome"
+	"github.com/warden-bot/warden/sandbox"
 )
 
 // Runner runs one preset's CLI.
@@ -59,8 +58,7 @@ type RunResult struct {
 // Run runs the CLI in the sandbox until it exits or ctx ends, and kills its
 // whole process tree either way.
 func (r *Runner) Run(ctx context.Context, o RunOptions) (RunResult, error) {
-	bwrap, err := tools()
-	if err != nil {
+	if err := needSocat(); err != nil {
 		return RunResult{}, &outcome.Error{Class: outcome.Deterministic, Stage: "implement", Msg: err.Error()}
 	}
 	cliRoot, err := installRoot(r.Bin)
@@ -83,7 +81,11 @@ func (r *Runner) Run(ctx context.Context, o RunOptions) (RunResult, error) {
 	if o.MaxTurns <= 0 {
 		o.MaxTurns = 50
 	}
-	o.base = "http://127.0.0.1:" + strconv.Itoa(forwardPort)
+	port, err := freePort()
+	if err != nil {
+		return RunResult{}, err
+	}
+	o.base = "http://127.0.0.1:" + strconv.Itoa(port)
 
 	runCtx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
@@ -107,8 +109,9 @@ func (r *Runner) Run(ctx context.Context, o RunOptions) (RunResult, error) {
 
 	env := append([]string{"HOME=" + o.Home, "PATH=/usr/local/go/bin:/usr/local/bin:/usr/bin:/bin", "LANG=C.UTF-8",
 		"TMPDIR=/tmp", "GOCACHE=/tmp/go-build", "GOTOOLCHAIN=local", "GOPROXY=off", "GOFLAGS=-mod=mod"}, r.Preset.env(o, o.base)...)
-	argv := append([]string{r.Bin}, r.Preset.args(o)...)
-	err = r.exec(runCtx, sandboxArgs(bwrap, cliRoot, o.Dir, o.Home, sock, env, argv), &res, &mu, o.OnEvent)
+	argv := forwarder(sock, port, append([]string{r.Bin}, r.Preset.args(o)...))
+	err = r.exec(runCtx, sandbox.Spec{Argv: argv, Dir: o.Dir, Env: env, Writable: []string{o.Dir}, ReadOnly: []string{cliRoot},
+		Sockets: []string{sock}, Home: o.Home, Timeout: timeLeft(ctx)}, &res, &mu, o.OnEvent)
 	mu.Lock()
 	defer mu.Unlock()
 	if refused := proxy.Refused(); refused != nil {
@@ -120,39 +123,36 @@ func (r *Runner) Run(ctx context.Context, o RunOptions) (RunResult, error) {
 	return res, err
 }
 
-// exec starts argv in its own process group, reads its event stream and
-// kills the group when it exits or runCtx ends.
-func (r *Runner) exec(runCtx context.Context, argv []string, res *RunResult, mu *sync.Mutex, onEvent func(string)) error {
-	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	cmd.Stdin = nil
+// timeLeft bounds the sandbox by ctx's deadline (the stage timeout).
+func timeLeft(ctx context.Context) time.Duration {
+	if d, ok := ctx.Deadline(); ok {
+		return max(time.Until(d), time.Second)
+	}
+	return 6 * time.Hour
+}
+
+// exec runs spec in the sandbox, reading its event stream as it comes;
+// sandbox.Run kills the whole tree when runCtx ends.
+func (r *Runner) exec(runCtx context.Context, spec sandbox.Spec, res *RunResult, mu *sync.Mutex, onEvent func(string)) error {
+	pr, pw := io.Pipe()
 	errb := &tail{n: 4000}
-	cmd.Stderr = errb
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		return err
-	}
-	if err := cmd.Start(); err != nil {
-		return &outcome.Error{Class: outcome.Deterministic, Stage: "implement", Msg: "the agent CLI could not start: " + err.Error()}
-	}
-	kill := func() { _ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
-	done := make(chan struct{})
-	go func() {
-		select {
-		case <-runCtx.Done():
-			kill() // cancel, stall, timeout or budget: the whole tree goes
-		case <-done:
-		}
-	}()
-	r.read(out, res, mu, onEvent)
-	werr := cmd.Wait()
-	close(done)
-	kill() // nothing the agent started outlives it: the worktree is judged next
-	if runCtx.Err() != nil {
+	spec.Stdout, spec.Stderr = pw, errb
+	read := make(chan struct{})
+	go func() { r.read(pr, res, mu, onEvent); close(read) }()
+	sr := sandbox.Run(runCtx, spec)
+	pw.Close()
+	<-read
+	switch {
+	case sr.Err != nil && errors.Is(sr.Err, sandbox.ErrUnavailable):
+		return &outcome.Error{Class: outcome.Deterministic, Stage: "implement", Msg: sr.Err.Error()}
+	case sr.Err != nil:
+		return &outcome.Error{Class: outcome.Deterministic, Stage: "implement", Msg: "the agent CLI could not start: " + sr.Err.Error()}
+	case runCtx.Err() != nil:
 		return context.Cause(runCtx)
-	}
-	if werr != nil {
-		return &outcome.Error{Class: outcome.Transient, Stage: "implement", Msg: r.Preset.Bin + " failed: " + werr.Error(), Output: errb.String()}
+	case sr.TimedOut:
+		return &outcome.Error{Class: outcome.Transient, Stage: "implement", Msg: "the agent CLI ran out of time"}
+	case sr.ExitCode != 0:
+		return &outcome.Error{Class: outcome.Transient, Stage: "implement", Msg: fmt.Sprintf("%s exited with status %d", r.Preset.Bin, sr.ExitCode), Output: errb.String()}
 	}
 	return nil
 }
@@ -208,5 +208,3 @@ func (t *tail) String() string {
 	}
 	return string(b)
 }
-
-var _ = time.Second

@@ -2,68 +2,41 @@ package agentcli
 
 import (
 	"fmt"
-	"os"
+	"net"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 )
 
-// socketPath is where the proxy's socket appears inside the sandbox, and
-// forwardPort where the forwarder listens on the sandbox's own loopback.
-const (
-	socketPath  = "/run/warden/model.sock"
-	forwardPort = 8377
-)
-
-// roots are read-only inside the sandbox: the system, not the host's data.
-// /etc is bound piecemeal: a host's /etc may hold credentials.
-var roots = []string{"/usr", "/bin", "/sbin", "/lib", "/lib64", "/usr/local/go",
-	"/etc/alternatives", "/etc/ssl", "/etc/ca-certificates", "/etc/passwd", "/etc/group",
-	"/etc/nsswitch.conf", "/etc/hosts", "/etc/ld.so.cache", "/etc/localtime"}
-
-// sandboxArgs is the bubblewrap command line around argv: every namespace
-// unshared (no network but its own loopback, its own PIDs), dies with
-// Warden, only dir and home writable, the CLI's install and the proxy
-// socket bound in, the environment exactly env.
-func sandboxArgs(bwrap, cliRoot, dir, home, sock string, env, argv []string) []string {
-	a := []string{bwrap, "--unshare-all", "--die-with-parent", "--new-session",
-		"--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", "--tmpfs", "/run"}
-	for _, r := range roots {
-		a = append(a, "--ro-bind-try", r, r)
-	}
-	a = append(a, "--ro-bind", cliRoot, cliRoot, "--bind", dir, dir, "--bind", home, home,
-		"--bind", sock, socketPath, "--chdir", dir, "--clearenv")
-	for _, kv := range env {
-		k, v, _ := cut(kv)
-		a = append(a, "--setenv", k, v)
-	}
-	// The forwarder listens before the CLI starts, so its first call finds it.
-	fwd := "socat TCP-LISTEN:" + strconv.Itoa(forwardPort) + ",bind=127.0.0.1,fork,reuseaddr UNIX-CONNECT:" + socketPath + " 2>/dev/null &\n" +
-		"i=0; until socat -u OPEN:/dev/null TCP:127.0.0.1:" + strconv.Itoa(forwardPort) + " 2>/dev/null; do i=$((i+1)); [ $i -gt 200 ] && break; sleep 0.01; done\n" +
+// forwarder wraps argv: inside the sandbox's own network namespace, socat
+// listens on loopback port and hands each connection to the metering
+// proxy's Unix socket (bound in), then the CLI starts. The port is free on
+// the host too, for the unsandboxed opt-out.
+func forwarder(sock string, port int, argv []string) []string {
+	p := strconv.Itoa(port)
+	script := "socat TCP-LISTEN:" + p + ",bind=127.0.0.1,fork,reuseaddr UNIX-CONNECT:" + sock + " 2>/dev/null &\n" +
+		// It listens before the CLI starts, so the CLI's first call finds it.
+		"i=0; until socat -u OPEN:/dev/null TCP:127.0.0.1:" + p + " 2>/dev/null; do i=$((i+1)); [ $i -gt 300 ] && break; sleep 0.01; done\n" +
 		`exec "$@"`
-	return append(append(a, "--", "/bin/sh", "-c", fwd, "sh"), argv...)
+	return append([]string{"/bin/sh", "-c", script, "sh"}, argv...)
 }
 
-func cut(kv string) (string, string, bool) {
-	for i := 0; i < len(kv); i++ {
-		if kv[i] == '=' {
-			return kv[:i], kv[i+1:], true
-		}
-	}
-	return kv, "", false
-}
-
-// tools finds bwrap and socat, which the sandbox needs; a clear error names
-// what to install.
-func tools() (string, error) {
-	bwrap, err := exec.LookPath("bwrap")
+// freePort is a loopback port nobody listens on now.
+func freePort() (int, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
-		return "", fmt.Errorf("bubblewrap (bwrap) is not installed: apt-get install bubblewrap")
+		return 0, err
 	}
+	defer ln.Close()
+	return ln.Addr().(*net.TCPAddr).Port, nil
+}
+
+// needSocat: the forwarder is socat; a clear error names the package.
+func needSocat() error {
 	if _, err := exec.LookPath("socat"); err != nil {
-		return "", fmt.Errorf("socat is not installed (it forwards the sandbox's loopback to the metering proxy): apt-get install socat")
+		return fmt.Errorf("socat is not installed (it forwards the sandbox's loopback to the metering proxy): apt-get install socat")
 	}
-	return bwrap, nil
+	return nil
 }
 
 // installRoot is the directory tree a CLI's executable lives in (its npm
@@ -81,5 +54,3 @@ func installRoot(bin string) (string, error) {
 	}
 	return dir, nil
 }
-
-var _ = os.Getenv
