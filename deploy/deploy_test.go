@@ -162,3 +162,36 @@ func toStrings(v any) []string {
 	}
 	return out
 }
+
+// The worker's container lets bubblewrap create its namespaces and mount a
+// fresh /proc, without privileges; the image has bubblewrap.
+func TestWorkerCanSandbox(t *testing.T) {
+	b, _ := os.ReadFile("Dockerfile")
+	if !strings.Contains(string(b), "bubblewrap") {
+		t.Error("the image must install bubblewrap")
+	}
+	c := docs(t, "compose.yaml")[0]
+	opts := strings.Join(toStrings(dig(c, "services", "worker", "security_opt")), " ")
+	for _, want := range []string{"seccomp=unconfined", "apparmor=unconfined", "systempaths=unconfined"} {
+		if !strings.Contains(opts, want) {
+			t.Errorf("compose worker security_opt lacks %s: %q", want, opts)
+		}
+	}
+	if dig(c, "services", "worker", "privileged") == true || dig(c, "services", "worker", "cap_add") != nil {
+		t.Error("the worker must not be privileged")
+	}
+	for _, d := range docs(t, "k8s/worker.yaml") {
+		if d["kind"] != "Deployment" {
+			continue
+		}
+		spec := dig(d, "spec", "template", "spec")
+		if dig(spec, "securityContext", "seccompProfile", "type") != "Unconfined" || dig(spec, "securityContext", "appArmorProfile", "type") != "Unconfined" || dig(spec, "hostUsers") != false {
+			t.Errorf("worker pod: seccomp/AppArmor must allow user namespaces and hostUsers be false: %v", dig(spec, "securityContext"))
+		}
+		for _, ct := range dig(spec, "containers").([]any) {
+			if dig(ct, "securityContext", "procMount") != "Unmasked" || dig(ct, "securityContext", "privileged") == true {
+				t.Errorf("worker container: procMount must be Unmasked, never privileged: %v", dig(ct, "securityContext"))
+			}
+		}
+	}
+}

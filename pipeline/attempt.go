@@ -102,6 +102,9 @@ func (a *attempt) prepare(ctx context.Context) error {
 	if err := a.loadConfig(); err != nil {
 		return err
 	}
+	if err := a.runSetup(ctx); err != nil {
+		return err
+	}
 	budget := a.cfg.BudgetUSD
 	if a.session != nil { // a fresh start after a corrupt worktree keeps the bill
 		a.spent = a.spent.Add(a.session.Usage())

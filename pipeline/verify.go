@@ -23,7 +23,7 @@ func (a *attempt) testStage(ctx context.Context) error {
 			return err
 		}
 		if res.Err != nil {
-			return &outcome.Error{Class: outcome.Deterministic, Stage: StageTest, Msg: "the test command could not start", Err: res.Err}
+			return &outcome.Error{Class: outcome.Deterministic, Stage: StageTest, Msg: "the test command could not start: " + res.Err.Error()}
 		}
 		if res.ExitCode == 0 && !res.TimedOut {
 			if n := outcome.CountGoTests(res.Output); n == 0 {
@@ -50,7 +50,7 @@ func (a *attempt) testStage(ctx context.Context) error {
 // runCommand runs a repository command in the worktree and logs its time,
 // which is the repository's, not Warden's (docs/BENCHMARKS.md subtracts it).
 func (a *attempt) runCommand(ctx context.Context, stage, line string, timeout time.Duration) workspace.Result {
-	res := workspace.Run(ctx, workspace.Command{Dir: a.wt.Dir, Line: line, Timeout: timeout, Network: a.cfg.Network})
+	res := workspace.Run(ctx, workspace.Command{Dir: a.wt.Dir, Line: line, Timeout: timeout, Network: a.cfg.Network, Cache: a.cache()})
 	a.log.Info("command finished", "stage", stage, "exit_code", res.ExitCode, "duration_ms", res.Duration.Milliseconds())
 	return res
 }
@@ -67,7 +67,10 @@ func (a *attempt) securityStage(ctx context.Context) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	if res.Err != nil || res.ExitCode != 0 || res.TimedOut {
+	if res.Err != nil { // no sandbox: the message says what to install
+		return &outcome.Error{Class: outcome.Deterministic, Stage: StageSecurity, Msg: "the security command could not start: " + res.Err.Error()}
+	}
+	if res.ExitCode != 0 || res.TimedOut {
 		a.output, a.outTitle = res.Output, "Security check output"
 		return &outcome.Error{Class: outcome.GuardViolation, Stage: StageSecurity, Msg: "the security check failed", Output: res.Output}
 	}

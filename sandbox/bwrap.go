@@ -12,11 +12,12 @@ import (
 var systemDirs = []string{"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"}
 
 // etcFiles are the pieces of /etc that programs need to run, resolve names
-// (when the network is on) and verify TLS; the rest of /etc stays out.
+// (when the network is on) and verify TLS (certificates, never /etc/ssl/private);
+// the rest of /etc stays out.
 var etcFiles = []string{
 	"passwd", "group", "hosts", "resolv.conf", "nsswitch.conf", "host.conf", "gai.conf",
 	"ld.so.cache", "ld.so.conf", "ld.so.conf.d", "localtime", "timezone",
-	"ssl", "ca-certificates", "ca-certificates.conf", "pki", "alternatives",
+	"ssl/certs", "ca-certificates", "ca-certificates.conf", "pki/tls/certs", "pki/ca-trust/extracted", "alternatives",
 	"protocols", "services", "mime.types", "os-release", "debian_version", "profile", "shells",
 }
 

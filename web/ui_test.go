@@ -106,3 +106,15 @@ func TestAuthCoversOnlyOperatorRoutes(t *testing.T) {
 		t.Errorf("GET /api/tasks with the password: %d %q", rec.Code, rec.Body)
 	}
 }
+
+// The operator sees how repository commands are isolated, and an opt-out
+// stands out.
+func TestUIShowsIsolation(t *testing.T) {
+	unsafe := func(context.Context) (*Status, error) {
+		return &Status{Isolation: "NONE: WARDEN_UNSAFE_NO_SANDBOX=1 runs repository commands without isolation"}, nil
+	}
+	_, body := serveUI(t, "pw", unsafe, "op", "pw")
+	if !strings.Contains(body, `<p id="isolation" class="problem">Isolation of repository commands: NONE: WARDEN_UNSAFE_NO_SANDBOX=1`) {
+		t.Fatalf("page:\n%s", body)
+	}
+}

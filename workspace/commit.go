@@ -51,7 +51,7 @@ func (w *Worktree) Commit(ctx context.Context, msg, name, email string) (string,
 		return "", err
 	}
 	sha := strings.TrimSpace(out)
-	if _, err := w.git(ctx, "", nil, "update-ref", "refs/heads/"+w.Branch, sha, head); err != nil {
+	if _, err := w.git(ctx, "", nil, "-c", "core.hooksPath=/dev/null", "update-ref", "refs/heads/"+w.Branch, sha, head); err != nil {
 		return "", err
 	}
 	w.commit = sha

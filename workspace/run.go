@@ -20,6 +20,11 @@ type Command struct {
 	MaxOutput int // bytes kept (head and tail); default 64 KiB
 	ExtraEnv  []string
 	Network   bool // the repository opted in (`network: true`)
+	// Cache is the repository's dependency cache (Manager.CacheDir): Go's
+	// module and build caches and npm's live there. The setup command fills
+	// it, with the network on; every other command only reads it, offline.
+	Cache string
+	Setup bool
 }
 
 // Result is how a command ended.
@@ -72,10 +77,20 @@ func Run(ctx context.Context, c Command) Result {
 	}
 	defer os.RemoveAll(home)
 	out := &capped{max: c.MaxOutput}
-	env := commandEnv(home, c.ExtraEnv)
+	env := append(commandEnv(home, c.ExtraEnv), cacheEnv(c.Cache, c.Setup)...)
+	if !c.Setup {
+		env = settleGoCache(env, home)
+	}
+	writable, ro, network := []string{c.Dir}, readOnlyFor(c.Dir, env, !c.Setup), c.Network
+	if c.Setup {
+		if err := makeCache(c.Cache); err != nil {
+			return Result{Err: err, ExitCode: -1}
+		}
+		writable, network = append(writable, c.Cache), true
+	}
 	sr := sandbox.Run(ctx, sandbox.Spec{
 		Argv: []string{"sh", "-c", c.Line}, Dir: c.Dir, Env: env, Home: home,
-		Writable: []string{c.Dir}, ReadOnly: readOnlyFor(c.Dir, env), Network: c.Network,
+		Writable: writable, ReadOnly: ro, Network: network,
 		Timeout: c.Timeout, Stdout: out, Stderr: out,
 	})
 	r := Result{ExitCode: sr.ExitCode, TimedOut: sr.TimedOut, Canceled: sr.Canceled, Duration: sr.Duration, Err: sr.Err,

@@ -14,7 +14,7 @@ import (
 // command runs can change the mirror's objects, config, hooks or
 // info/exclude, or point the worktree at another git directory), and the Go
 // caches named in env.
-func readOnlyFor(dir string, env []string) []string {
+func readOnlyFor(dir string, env []string, caches bool) []string {
 	var out []string
 	dotgit := filepath.Join(dir, ".git")
 	if b, err := os.ReadFile(dotgit); err == nil {
@@ -25,7 +25,7 @@ func readOnlyFor(dir string, env []string) []string {
 	}
 	for _, e := range env {
 		k, v, _ := strings.Cut(e, "=")
-		if (k == "GOCACHE" || k == "GOMODCACHE") && filepath.IsAbs(v) {
+		if caches && cacheVars[k] && filepath.IsAbs(v) {
 			out = appendDir(out, v)
 		}
 	}

@@ -1,0 +1,42 @@
+package pipeline
+
+import (
+	"context"
+
+	"github.com/warden-bot/warden/outcome"
+	"github.com/warden-bot/warden/workspace"
+)
+
+// StageSetup names the setup command's failures.
+const StageSetup = "Setup"
+
+// runSetup runs the repository's `setup:` command on the base commit, before
+// any model edit: with the network on and no secret, it fills the
+// repository's caches, which later commands read offline and cannot write.
+func (a *attempt) runSetup(ctx context.Context) error {
+	if a.cfg.Setup == "" {
+		return nil
+	}
+	res := workspace.Run(ctx, workspace.Command{Dir: a.wt.Dir, Line: a.cfg.Setup, Timeout: a.cfg.Timeouts.Test, Cache: a.cache(), Setup: true})
+	a.log.Info("command finished", "stage", StageSetup, "exit_code", res.ExitCode, "duration_ms", res.Duration.Milliseconds())
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if res.Err != nil {
+		return &outcome.Error{Class: outcome.Deterministic, Stage: StageSetup, Msg: "the setup command could not start: " + res.Err.Error()}
+	}
+	if res.ExitCode != 0 || res.TimedOut {
+		a.output, a.outTitle = res.Output, "Setup output"
+		return &outcome.Error{Class: outcome.Deterministic, Stage: StageSetup, Msg: "the setup command failed", Output: res.Output}
+	}
+	return nil
+}
+
+// cache is the repository's dependency cache when it has a setup command;
+// without one, commands use the host's Go caches read-only, as before.
+func (a *attempt) cache() string {
+	if a.cfg.Setup == "" {
+		return ""
+	}
+	return a.p.Workspace.CacheDir(a.t.Repo)
+}
