@@ -6,8 +6,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -45,13 +47,13 @@ func withCLI(t *testing.T, preset string) option {
 func cliScript(saw *string) func(fakemodel.AgentTurn) fakemodel.AgentStep {
 	return func(tt fakemodel.AgentTurn) fakemodel.AgentStep {
 		if os.Getenv("DEBUG_AGENT") != "" {
-			println("TURN", tt.Turn, tt.Dir, tt.Result)
+			println("TURN", time.Now().Format("15:04:05.000"), tt.Turn, tt.Result)
 		}
 		switch tt.Turn {
 		case 0:
 			return fakemodel.AgentStep{Read: "calc/calc.go"}
 		case 1:
-			return fakemodel.AgentStep{Edit: &fakemodel.EditStep{Path: "calc/calc.go", Old: "return a - b", New: "return a + b"}}
+			return fakemodel.AgentStep{Edit: &fakemodel.EditStep{Path: "calc/calc.go", Old: "\treturn a - b", New: "\treturn a + b"}}
 		case 2:
 			return fakemodel.AgentStep{Run: "go test ./..."}
 		case 3:
@@ -69,7 +71,7 @@ func cliScript(saw *string) func(fakemodel.AgentTurn) fakemodel.AgentStep {
 func TestAgentCLIOpensPR(t *testing.T) {
 	for i, preset := range []string{"claude-code", "codex"} {
 		t.Run(preset, func(t *testing.T) {
-			w := newWorld(t, calcRepo(), withCLI(t, preset))
+			w := newWorld(t, cliRepo(""), withCLI(t, preset))
 			w.Model.Script(happyScript)
 			var saw string
 			w.Model.Agent(cliScript(&saw))
@@ -84,7 +86,7 @@ func TestAgentCLIOpensPR(t *testing.T) {
 			if got := readBranch(t, w.Bare, pr.Head, "calc/calc.go"); !strings.Contains(got, "return a + b") {
 				t.Fatalf("branch lacks the CLI's fix:\n%s", got)
 			}
-			if lines := strings.Fields(saw); len(lines) != 2 || lines[0] != "0" || lines[1] != "1" {
+			if !regexp.MustCompile(`(?m)^0\n1$`).MatchString(saw) {
 				t.Fatalf("the CLI's environment: real key or token lines, dummy key lines = %q", saw)
 			}
 			agentCalls := w.Model.RequestsFor("agent")
@@ -116,17 +118,23 @@ func TestAgentCLIOpensPR(t *testing.T) {
 // The model stops answering mid-stream: the stall watchdog stops the CLI,
 // the stage is retried, and the task still completes.
 func TestAgentCLIHungStreamTripsStallWatchdog(t *testing.T) {
-	w := newWorld(t, withConfig("test: go test ./...\ntimeouts: {stall: 4s, heartbeat: 2s}\n"), withCLI(t, "claude-code"))
+	w := newWorld(t, cliRepo("timeouts: {stall: 4s, heartbeat: 2s}\n"), withCLI(t, "claude-code"))
 	w.Model.Script(happyScript)
-	var saw string
-	script := cliScript(&saw)
+	var mu sync.Mutex
 	hung := false
 	w.Model.Agent(func(tt fakemodel.AgentTurn) fakemodel.AgentStep {
-		if tt.Turn == 1 && !hung {
+		mu.Lock()
+		defer mu.Unlock()
+		switch {
+		case tt.Turn == 1 && !hung:
 			hung = true
 			return fakemodel.AgentStep{Hang: 5 * time.Minute}
+		case tt.Turn == 0:
+			return fakemodel.AgentStep{Read: "calc/calc.go"}
+		case tt.Turn == 1:
+			return fakemodel.AgentStep{Edit: &fakemodel.EditStep{Path: "calc/calc.go", Old: "\treturn a - b", New: "\treturn a + b"}}
 		}
-		return script(tt)
+		return fakemodel.AgentStep{Text: "Done."}
 	})
 	w.Label(85, "Add returns the difference", "calc.Add is wrong.", "warden:maintenance", "alice")
 	rec := w.OutcomeOf(85, 180*time.Second)
@@ -141,7 +149,7 @@ func TestAgentCLIHungStreamTripsStallWatchdog(t *testing.T) {
 func TestAgentCLIBudgetExhaustionStops(t *testing.T) {
 	for i, preset := range []string{"claude-code", "codex"} {
 		t.Run(preset, func(t *testing.T) {
-			w := newWorld(t, withConfig("test: go test ./...\nbudget_usd: 0.50\n"), withCLI(t, preset))
+			w := newWorld(t, cliRepo("budget_usd: 0.50\n"), withCLI(t, preset))
 			w.Model.Script(happyScript)
 			w.Model.Agent(func(fakemodel.AgentTurn) fakemodel.AgentStep {
 				return fakemodel.AgentStep{Run: "echo more", Tokens: 1_000_000}
@@ -182,6 +190,13 @@ func TestAgentCLICancelKillsTree(t *testing.T) {
 	if rec.FailureClass != outcome.Canceled || len(w.GH.Pulls(repo)) != 0 {
 		t.Fatalf("record %+v, %d PRs", rec, len(w.GH.Pulls(repo)))
 	}
+}
+
+// cliRepo is the calc module whose test command builds with a private Go
+// cache: a change the shared read-only cache has not seen cannot be built
+// against it (merge note: the sandbox's GOCACHE handling).
+func cliRepo(extra string) map[string]string {
+	return withConfig("test: GOCACHE=$HOME/.cache/go-build go test ./...\nmax_fix_attempts: 1\n" + extra)
 }
 
 func pgrepCount(pattern string) int {
