@@ -11,4 +11,8 @@ if ! command -v bwrap >/dev/null; then
   fi
   command -v bwrap >/dev/null || { echo "make test needs bubblewrap: install the bubblewrap package (apt-get install bubblewrap)" >&2; exit 1; }
 fi
+# The agent CLI tests run the pinned claude and codex from npm, installed
+# outside the repository (never committed), plus socat for their sandbox.
+export WARDEN_AGENT_CLIS=${WARDEN_AGENT_CLIS:-/var/cache/warden/agent-clis}
+scripts/agent-clis.sh >/dev/null
 exec scripts/with-redis.sh go test -race -count=1 -timeout 20m ./...
