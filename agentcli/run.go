@@ -110,6 +110,14 @@ func (r *Runner) Run(ctx context.Context, o RunOptions) (RunResult, error) {
 	env := append([]string{"HOME=" + o.Home, "PATH=/usr/local/go/bin:/usr/local/bin:/usr/bin:/bin", "LANG=C.UTF-8",
 		"TMPDIR=/tmp", "GOCACHE=/tmp/go-build", "GOTOOLCHAIN=local", "GOPROXY=off", "GOFLAGS=-mod=mod"}, r.Preset.env(o, o.base)...)
 	argv := forwarder(sock, port, append([]string{r.Bin}, r.Preset.args(o)...))
+	log := r.log().With("agent", r.Preset.Name, "repo", o.Scope.Repo, "issue", o.Scope.Issue)
+	log.Info("agent CLI started")
+	start := time.Now()
+	defer func() {
+		mu.Lock()
+		defer mu.Unlock()
+		log.Info("agent CLI exited", "duration_ms", time.Since(start).Milliseconds(), "events", res.Events, "cost_usd", res.Usage.CostUSD)
+	}()
 	err = r.exec(runCtx, sandbox.Spec{Argv: argv, Dir: o.Dir, Env: env, Writable: []string{o.Dir}, ReadOnly: []string{cliRoot},
 		Sockets: []string{sock}, Home: o.Home, Timeout: timeLeft(ctx)}, &res, &mu, o.OnEvent)
 	mu.Lock()
@@ -121,6 +129,13 @@ func (r *Runner) Run(ctx context.Context, o RunOptions) (RunResult, error) {
 		return res, context.Cause(ctx)
 	}
 	return res, err
+}
+
+func (r *Runner) log() *slog.Logger {
+	if r.Log != nil {
+		return r.Log
+	}
+	return slog.Default()
 }
 
 // timeLeft bounds the sandbox by ctx's deadline (the stage timeout).

@@ -156,3 +156,19 @@ func TestProxyAddsRealKeyMetersAndRefuses(t *testing.T) {
 		t.Fatalf("agent keys %q", got)
 	}
 }
+
+func TestTodayListsRepoAndInstallationSpend(t *testing.T) {
+	ctx := context.Background()
+	l := ledger(t)
+	l.RepoDaily = 5
+	l.Charge(ctx, Scope{Repo: "o/a", Issue: 1, Installation: 9}, 0.25)
+	l.Charge(ctx, Scope{Repo: "o/b", Issue: 1, Installation: 9}, 0.5)
+	got, err := l.Today(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []DaySpend{{"installation 9", 0.75, 0}, {"repo o/b", 0.5, 5}, {"repo o/a", 0.25, 5}}
+	if len(got) != 3 || got[0] != want[0] || got[1] != want[1] || got[2] != want[2] {
+		t.Fatalf("today = %+v", got)
+	}
+}

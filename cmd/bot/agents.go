@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"log/slog"
 	"net/url"
 	"strconv"
@@ -16,6 +17,7 @@ import (
 	"github.com/warden-bot/warden/meter"
 	"github.com/warden-bot/warden/metrics"
 	"github.com/warden-bot/warden/pipeline"
+	"github.com/warden-bot/warden/web"
 )
 
 // newLedger is the spend ledger on rdb with the operator's daily caps;
@@ -99,4 +101,14 @@ func localTaskSessions(cfg *config.Config, log *slog.Logger) (func(t pipeline.Ta
 		return nil, err
 	}
 	return taskSessions(cfg, log, newLedger(cfg, redis.NewClient(&redis.Options{Addr: mr.Addr()}), nil))
+}
+
+// spendToday is /ui's model spend table.
+func spendToday(ctx context.Context, a *app) ([]web.SpendLine, error) {
+	days, err := newLedger(a.cfg, a.backend.RDB, nil).Today(ctx)
+	out := make([]web.SpendLine, 0, len(days))
+	for _, d := range days {
+		out = append(out, web.SpendLine{Scope: d.Scope, USD: d.USD, Cap: d.Cap})
+	}
+	return out, err
 }

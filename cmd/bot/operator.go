@@ -140,6 +140,10 @@ func (a *app) status(ctx context.Context) (*web.Status, error) {
 			Scheduled: qi.Scheduled, Retry: qi.Retry, Archived: qi.Archived, Completed: qi.Completed,
 			ProcessedToday: qi.Processed, FailedToday: qi.Failed, Latency: qi.Latency.Round(time.Second), Paused: qi.Paused})
 	}
+	st.Spend, err = spendToday(ctx, a)
+	if err != nil {
+		st.Problems = append(st.Problems, err.Error())
+	}
 	tasks, _ := listTasks(ins, taskStates, 20)
 	st.Tasks = taskStatuses(tasks)
 	if iv, err := a.interventions(ctx); err != nil {
