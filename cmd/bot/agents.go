@@ -112,3 +112,25 @@ func spendToday(ctx context.Context, a *app) ([]web.SpendLine, error) {
 	}
 	return out, err
 }
+
+// execSessions gives the exec agent the task's budget: refused once spent,
+// charged what the command reports; its wall time is bounded by the agent
+// timeout either way.
+func execSessions(cfg *config.Config, l *meter.Ledger) func(t pipeline.Task, dir string, budget float64) (pipeline.Session, error) {
+	ex := agent.NewExec(cfg.AgentCommand, nil)
+	return func(t pipeline.Task, dir string, budget float64) (pipeline.Session, error) {
+		s := pipeline.NewExecSession(ex, dir)
+		s.Meter = &scopeMeter{l: l, s: meter.Scope{Repo: t.Repo, Issue: t.Issue, Installation: t.Installation, TaskLimit: budget}}
+		return s, nil
+	}
+}
+
+// scopeMeter is the ledger bound to one task's scope.
+type scopeMeter struct {
+	l *meter.Ledger
+	s meter.Scope
+}
+
+func (m *scopeMeter) Check(ctx context.Context) error { return m.l.Check(ctx, m.s) }
+
+func (m *scopeMeter) Charge(ctx context.Context, usd float64) { _, _ = m.l.Charge(ctx, m.s, usd) }

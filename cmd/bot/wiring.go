@@ -48,7 +48,7 @@ func (a *app) newPipeline(ws *workspace.Manager) (*pipeline.Pipeline, error) {
 		return nil, err
 	}
 	if a.cfg.Agent == "exec" {
-		newTask = nil // the exec agent reports no usage to charge
+		newTask = execSessions(a.cfg, ledger)
 	}
 	history := jobs.NewHistory(a.backend.RDB)
 	links := jobs.NewLinks(a.backend.RDB)

@@ -223,3 +223,17 @@ func metricsText(t *testing.T, url string) string {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// The exec agent has a budget too: a run it reports as costing more than
+// budget_usd is charged to the task, and the next run is refused.
+func TestExecAgentBudgetIsCharged(t *testing.T) {
+	cmd := `if [ "$WARDEN_STAGE" = plan ]; then echo '{"decision":"implement","summary":"s","approach":"a","files":["calc/calc.go"],"total_cost_usd":2}'; else sed -i 's/a - b/a + b/' calc/calc.go; fi`
+	w := newWorld(t, calcRepo(), func(env map[string]string) {
+		env["WARDEN_AGENT"], env["WARDEN_AGENT_COMMAND"] = "exec", cmd
+	})
+	w.Label(89, "Add returns the difference", "calc.Add is wrong.", "warden:maintenance", "alice")
+	rec := w.OutcomeOf(89, 60*time.Second)
+	if rec.FailureClass != outcome.BudgetExhausted || rec.SpentUSD != 2 || rec.BudgetUSD != 1 || rec.PR != 0 {
+		t.Fatalf("record %+v\n%s", rec, tail(w.Bot.Logs(), 3000))
+	}
+}
