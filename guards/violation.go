@@ -7,7 +7,7 @@ import (
 
 // Violation is one broken rule, with wording for the model and for the maintainer.
 type Violation struct {
-	Rule   string // blast_radius_files, blast_radius_lines, truncation, protected_path, unsafe_path, secret, binary, huge_file, symlink, branch_name
+	Rule   string // blast_radius_files, blast_radius_lines, truncation, protected_path, unsafe_path, secret, binary, huge_file, symlink, gitlink, executable, git_metadata, branch_name
 	Path   string
 	Detail string
 }

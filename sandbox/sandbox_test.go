@@ -7,6 +7,7 @@ import (
 	"errors"
 	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -36,6 +37,13 @@ func run(t *testing.T, s Spec) (Result, string) {
 // to it, and lists the data directory: none of it is there.
 func TestNoSecretReachable(t *testing.T) {
 	t.Setenv("WARDEN_PRIVATE_KEY", planted)
+	// Warden's own process, as /proc shows it: started with the secret.
+	warden := exec.Command("sleep", "60")
+	warden.Env = []string{"WARDEN_LLM_API_KEY=" + planted}
+	if err := warden.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { warden.Process.Kill(); warden.Wait() }()
 	secrets := t.TempDir()
 	key := filepath.Join(secrets, "app.pem")
 	os.WriteFile(key, []byte(planted), 0o600)

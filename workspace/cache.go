@@ -27,6 +27,9 @@ func cacheEnv(dir string, setup bool) []string {
 	}
 	var env []string
 	for _, c := range cacheSubdirs {
+		if c[0] == "GOCACHE" && !setup && !initialized(filepath.Join(dir, c[1])) {
+			continue // the host's build cache, read-only, beats a cold one
+		}
 		env = append(env, c[0]+"="+filepath.Join(dir, c[1]))
 	}
 	if setup {
@@ -48,21 +51,35 @@ func makeCache(dir string) error {
 	return nil
 }
 
-// settleGoCache keeps GOCACHE only when it names a build cache Go has
-// initialized: mounted read-only, an empty one makes every go command fail.
-// Otherwise the command gets a private, writable one in its HOME, thrown
-// away after: slower, never shared.
-func settleGoCache(env []string, home string) []string {
+// GoCacheProg is the path of the bot binary, which serves `gocacheprog`;
+// empty (tests of this package) means no shared build cache.
+var GoCacheProg string
+
+// settleGoCache gives a command its own, writable GOCACHE in its HOME. Where
+// GOCACHE named an initialized shared cache, the go command reads it through
+// GoCacheProg (go 1.24+), which serves hits from it and keeps new results
+// private: Go cannot run on a read-only GOCACHE, and a writable shared one
+// would let a command plant build results that later commands trust. It
+// returns the env and the paths to mount read-only.
+func settleGoCache(env []string, home string) ([]string, []string) {
+	private := filepath.Join(home, ".cache", "go-build")
 	for i := len(env) - 1; i >= 0; i-- {
-		v, ok := strings.CutPrefix(env[i], "GOCACHE=")
+		shared, ok := strings.CutPrefix(env[i], "GOCACHE=")
 		if !ok {
 			continue
 		}
-		if fi, err := os.Stat(filepath.Join(v, "00")); err == nil && fi.IsDir() {
-			return env
+		env[i] = "GOCACHE=" + private
+		if GoCacheProg == "" || strings.ContainsAny(GoCacheProg+shared+home, " '\"") || !initialized(shared) {
+			return env, nil
 		}
-		env[i] = "GOCACHE=" + filepath.Join(home, ".cache", "go-build")
-		return env
+		prog := GoCacheProg + " gocacheprog " + shared + " " + filepath.Join(home, ".cache", "go-prog")
+		return append(env, "GOCACHEPROG="+prog), []string{shared, GoCacheProg}
 	}
-	return env
+	return append(env, "GOCACHE="+private), nil
+}
+
+// initialized reports whether dir is a Go build cache Go has set up.
+func initialized(dir string) bool {
+	fi, err := os.Stat(filepath.Join(dir, "00"))
+	return err == nil && fi.IsDir()
 }

@@ -101,3 +101,24 @@ func gitOut(t *testing.T, dir string, args ...string) string {
 	}
 	return string(out)
 }
+
+// Push reads the branch back: a remote that ends up holding another commit
+// than the judged one (here a hook moves the branch) is an error, not a
+// release.
+func TestPushChecksTheRemoteHoldsTheJudgedCommit(t *testing.T) {
+	bare, url := gitfixture.NewRepo(t, map[string]string{"a.go": "package a\n"})
+	hook := filepath.Join(bare, "hooks", "post-receive")
+	os.WriteFile(hook, []byte("#!/bin/sh\ngit update-ref refs/heads/warden/1-x refs/heads/main\n"), 0o755)
+	w := prepare(t, newManager(t), url, "readback")
+	ctx := context.Background()
+	os.WriteFile(filepath.Join(w.Dir, "a.go"), []byte("package a // fixed\n"), 0o644)
+	if _, err := w.Changes(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Commit(ctx, "fix", "Bot", "bot@x"); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Push(ctx, url, ""); err == nil || !strings.Contains(err.Error(), "not the judged commit") {
+		t.Fatalf("push = %v", err)
+	}
+}

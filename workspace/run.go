@@ -78,10 +78,11 @@ func Run(ctx context.Context, c Command) Result {
 	defer os.RemoveAll(home)
 	out := &capped{max: c.MaxOutput}
 	env := append(commandEnv(home, c.ExtraEnv), cacheEnv(c.Cache, c.Setup)...)
+	var shared []string
 	if !c.Setup {
-		env = settleGoCache(env, home)
+		env, shared = settleGoCache(env, home)
 	}
-	writable, ro, network := []string{c.Dir}, readOnlyFor(c.Dir, env, !c.Setup), c.Network
+	writable, ro, network := []string{c.Dir}, append(readOnlyFor(c.Dir, env, !c.Setup), shared...), c.Network
 	if c.Setup {
 		if err := makeCache(c.Cache); err != nil {
 			return Result{Err: err, ExitCode: -1}

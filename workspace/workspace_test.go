@@ -153,8 +153,17 @@ func TestRunnerKillsGroupCapsOutputScrubsEnv(t *testing.T) {
 	t.Setenv("WARDEN_WEBHOOK_SECRET", "whsec-do-not-leak")
 	t.Setenv("GITHUB_TOKEN", "ghs_do_not_leak")
 	dir := t.TempDir()
+	// A process started with a secret in its environment, as Warden is:
+	// /proc/<pid>/environ shows what a process was started with, not what
+	// Setenv changed later.
+	warden := exec.Command("sleep", "60")
+	warden.Env = []string{"WARDEN_LLM_API_KEY=sk-do-not-leak-proc"}
+	if err := warden.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { warden.Process.Kill(); warden.Wait() }()
 	// Every environment the command can find, its parent's (Warden's, unsandboxed) included.
-	r := Run(context.Background(), Command{Dir: dir, Line: `env; for f in /proc/$PPID/environ /proc/*/environ; do tr '\0' '\n' < "$f"; done 2>/dev/null; true`})
+	r := Run(context.Background(), Command{Dir: dir, Line: `env; for f in /proc/$PPID/environ /proc/*/environ; do tr '\0' '\n' < "$f"; done 2>/dev/null | grep -i leak; true`})
 	if r.ExitCode != 0 || strings.Contains(r.Output, "do-not-leak") || strings.Contains(r.Output, "do_not_leak") || !strings.Contains(r.Output, "PATH=") {
 		t.Fatalf("env: %+v", r)
 	}

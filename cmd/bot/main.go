@@ -56,6 +56,8 @@ func run(args []string, getenv func(string) string, stdout, stderr io.Writer) in
 		return observe(args[1:], getenv, stdout, stderr)
 	case "setup":
 		return setupCmd(args[1:], getenv, stdout, stderr)
+	case "gocacheprog": // run by go inside the sandbox, not by people
+		return gocacheprog(args[1:], os.Stdin, stdout, stderr)
 	case "version", "--version", "-v":
 		fmt.Fprintf(stdout, "warden %s (commit %s, %s %s/%s)\n", version, commit, runtime.Version(), runtime.GOOS, runtime.GOARCH)
 		return exitOK

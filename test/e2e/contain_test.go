@@ -123,7 +123,7 @@ func TestPushedTreeIsTheJudgedTree(t *testing.T) {
 	rec := w.OutcomeOf(17, 150*time.Second)
 	prs := w.GH.Pulls(repo)
 	if rec.Outcome != "completed" || len(prs) != 1 {
-		t.Fatalf("outcome %+v, %d PRs:\n%s", rec, len(prs), tail(w.Bot.Logs(), 3000))
+		t.Fatalf("outcome %+v, %d PRs:\n%s\n%s", rec, len(prs), w.CommentWith(17, "<!-- warden:outcome"), tail(w.Bot.Logs(), 3000))
 	}
 	checkPushedTree(t, w.Bare, prs[0].Head)
 }
