@@ -192,11 +192,9 @@ func TestAgentCLICancelKillsTree(t *testing.T) {
 	}
 }
 
-// cliRepo is the calc module whose test command builds with a private Go
-// cache: a change the shared read-only cache has not seen cannot be built
-// against it (merge note: the sandbox's GOCACHE handling).
+// cliRepo is the calc module with one fix attempt and extra configuration.
 func cliRepo(extra string) map[string]string {
-	return withConfig("test: GOCACHE=$HOME/.cache/go-build go test ./...\nmax_fix_attempts: 1\n" + extra)
+	return withConfig("test: go test ./...\nmax_fix_attempts: 1\n" + extra)
 }
 
 func pgrepCount(pattern string) int {
