@@ -109,7 +109,7 @@ func codexStep(line []byte) string {
 	}
 	switch {
 	case ev.Type == "item.started" && ev.Item.Type == "command_execution":
-		return "run " + short(ev.Item.Command)
+		return "run " + ev.Item.Command
 	case ev.Type == "item.completed" && ev.Item.Type == "file_change" && len(ev.Item.Changes) > 0:
 		return "edit " + ev.Item.Changes[0].Path
 	case ev.Type == "turn.completed" || ev.Type == "turn.failed":
@@ -121,7 +121,7 @@ func codexStep(line []byte) string {
 func describe(in map[string]any, keys ...string) string {
 	for _, k := range keys {
 		if s, ok := in[k].(string); ok && s != "" {
-			return short(s)
+			return s
 		}
 	}
 	return ""

@@ -73,6 +73,8 @@ func (s *Session) event(ctx context.Context, stage, step string) {
 	if step == "" {
 		return
 	}
+	// Paths inside the worktree read relative to it; long commands are cut.
+	step = short(strings.ReplaceAll(step, strings.TrimSuffix(s.Dir, "/")+"/", ""))
 	s.mu.Lock()
 	s.steps = append(s.steps, step)
 	if len(s.steps) > lastSteps {

@@ -44,6 +44,7 @@ func (a *attempt) observeAgent(ctx context.Context) {
 		if stage == "fix" {
 			name = StageTest
 		}
+		a.log.Debug("agent step", "stage", name, "steps", steps)
 		a.tr.stage(bg, name, "running", "agent: "+steps)
 		if a.p.OnStep != nil {
 			a.p.OnStep(a.t, name, steps)

@@ -115,10 +115,11 @@ func TestAgentCLIOpensPR(t *testing.T) {
 	}
 }
 
-// The model stops answering mid-stream: the stall watchdog stops the CLI,
-// the stage is retried, and the task still completes.
+// The model stops answering mid-stream: the status comment shows the CLI's
+// last step, the stall watchdog stops the CLI, the stage is retried, and
+// the task still completes.
 func TestAgentCLIHungStreamTripsStallWatchdog(t *testing.T) {
-	w := newWorld(t, cliRepo("timeouts: {stall: 4s, heartbeat: 2s}\n"), withCLI(t, "claude-code"))
+	w := newWorld(t, cliRepo("timeouts: {stall: 8s, heartbeat: 2s}\n"), withCLI(t, "claude-code"))
 	w.Model.Script(happyScript)
 	var mu sync.Mutex
 	hung := false
@@ -137,6 +138,20 @@ func TestAgentCLIHungStreamTripsStallWatchdog(t *testing.T) {
 		return fakemodel.AgentStep{Text: "Done."}
 	})
 	w.Label(85, "Add returns the difference", "calc.Add is wrong.", "warden:maintenance", "alice")
+	// While the stream hangs, the status comment shows the CLI's last step.
+	var seen []string
+	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		s := w.CommentWith(85, "<!-- warden:status -->")
+		if len(seen) == 0 || seen[len(seen)-1] != s {
+			seen = append(seen, s)
+		}
+		if strings.Contains(s, "agent: Read calc/calc.go") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the status comment never showed the CLI's steps; it read:\n%s\nagent calls: %d\n%s", strings.Join(seen, "\n----\n"), len(w.Model.RequestsFor("agent")), tail(w.Bot.Logs(), 8000))
+		}
+	}
 	rec := w.OutcomeOf(85, 180*time.Second)
 	logs := w.Bot.Logs()
 	if !strings.Contains(logs, `"event":"stalled"`) || rec.Outcome != outcome.Completed {
