@@ -134,3 +134,16 @@ type scopeMeter struct {
 func (m *scopeMeter) Check(ctx context.Context) error { return m.l.Check(ctx, m.s) }
 
 func (m *scopeMeter) Charge(ctx context.Context, usd float64) { _, _ = m.l.Charge(ctx, m.s, usd) }
+
+// checkAgentCLI checks, before anything starts, that a worker configured
+// with a CLI agent has that CLI at the pinned version.
+func checkAgentCLI(cfg *config.Config) error {
+	p, ok := agentcli.Presets[cfg.Agent]
+	if !ok || cfg.Role == "web" {
+		return nil
+	}
+	if _, err := agentcli.Resolve(p, cfg.AgentBin); err != nil {
+		return &config.Error{Setting: "WARDEN_AGENT_BIN", Msg: err.Error()}
+	}
+	return nil
+}

@@ -41,6 +41,10 @@ func serve(args []string, getenv func(string) string, stderr io.Writer) int {
 	if !ok {
 		return exitUsage
 	}
+	if err := checkAgentCLI(cfg); err != nil { // a missing or other CLI is bad configuration
+		fmt.Fprintf(stderr, "bot: invalid configuration: %v\n", err)
+		return exitUsage
+	}
 	log := newLogger(cfg, os.Stderr)
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
