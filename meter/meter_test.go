@@ -2,6 +2,7 @@ package meter
 
 import (
 	"context"
+	"errors"
 	"io"
 	"net"
 	"net/http"
@@ -15,6 +16,7 @@ import (
 	"github.com/alicebob/miniredis/v2"
 	"github.com/redis/go-redis/v9"
 
+	"github.com/warden-bot/warden/agent"
 	"github.com/warden-bot/warden/outcome"
 )
 
@@ -170,5 +172,31 @@ func TestTodayListsRepoAndInstallationSpend(t *testing.T) {
 	want := []DaySpend{{"installation 9", 0.75, 0}, {"repo o/b", 0.5, 5}, {"repo o/a", 0.25, 5}}
 	if len(got) != 3 || got[0] != want[0] || got[1] != want[1] || got[2] != want[2] {
 		t.Fatalf("today = %+v", got)
+	}
+}
+
+type fixedCost float64
+
+func (c fixedCost) Chat(context.Context, agent.ChatRequest) (agent.ChatResponse, error) {
+	return agent.ChatResponse{Text: "ok", Usage: agent.Usage{CostUSD: float64(c)}}, nil
+}
+
+// The llm agent's calls are charged to the task, across sessions (attempts),
+// and refused once budget_usd is spent.
+func TestProviderChargesTaskAcrossSessions(t *testing.T) {
+	l := ledger(t)
+	scope := Scope{Repo: "o/r", Issue: 5, Installation: 1, TaskLimit: 1}
+	first := &Provider{P: fixedCost(0.7), L: l, Scope: scope}
+	if _, err := first.Chat(context.Background(), agent.ChatRequest{Stage: "plan"}); err != nil {
+		t.Fatal(err)
+	}
+	second := &Provider{P: fixedCost(0.7), L: l, Scope: scope} // a retry: a new session
+	if _, err := second.Chat(context.Background(), agent.ChatRequest{Stage: "plan"}); err != nil {
+		t.Fatal(err)
+	}
+	_, err := second.Chat(context.Background(), agent.ChatRequest{Stage: "implement"})
+	var oe *outcome.Error
+	if !errors.As(err, &oe) || oe.Class != outcome.BudgetExhausted || oe.Stage != "implement" || !strings.Contains(oe.Msg, "$1.4000 of $1.00") {
+		t.Fatalf("third call: %v", err)
 	}
 }
