@@ -32,7 +32,7 @@ func golden(t *testing.T, name, got string) {
 }
 
 func TestGoldenOutcomes(t *testing.T) {
-	base := outcome.Record{Attempt: 1, Mode: "maintenance", Approach: "Replace the subtraction with an addition.", Files: []string{"calc/calc.go"}, CostUSD: 0.0123, Tokens: 4200, Fingerprint: "abc123def456"}
+	base := outcome.Record{Attempt: 1, Mode: "maintenance", Approach: "Replace the subtraction with an addition.", Files: []string{"calc/calc.go"}, CostUSD: 0.0123, Tokens: 4200, Fingerprint: "abc123def456", SpentUSD: 0.0456, BudgetUSD: 1}
 	cases := map[string]struct {
 		rec outcome.Record
 		d   Details

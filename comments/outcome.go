@@ -73,6 +73,9 @@ func RenderOutcome(rec outcome.Record, d Details) string {
 	if rec.CostUSD > 0 || rec.Tokens > 0 {
 		row("Cost", fmt.Sprintf("$%.4f, %d tokens", rec.CostUSD, rec.Tokens))
 	}
+	if rec.BudgetUSD > 0 {
+		row("Task spend", fmt.Sprintf("$%.4f of $%.2f (all attempts)", rec.SpentUSD, rec.BudgetUSD))
+	}
 	if d.Note != "" {
 		b.WriteString("\n" + d.Note + "\n")
 	}

@@ -20,6 +20,7 @@ type Status struct {
 	Stages  []StageLine
 	PR      int
 	Note    string
+	Spend   string // "$0.12 of $1.00": the task's model spend against budget_usd
 }
 
 var icons = map[string]string{"pending": "⬜", "running": "⏳", "done": "✅", "failed": "❌", "skipped": "⏭️", "canceled": "🚫"}
@@ -48,6 +49,9 @@ func RenderStatus(s Status) string {
 	}
 	if s.PR > 0 {
 		meta = append(meta, fmt.Sprintf("PR #%d", s.PR))
+	}
+	if s.Spend != "" {
+		meta = append(meta, "model spend "+s.Spend)
 	}
 	if len(meta) > 0 {
 		b.WriteString(strings.Join(meta, " · ") + "\n\n")

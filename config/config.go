@@ -25,7 +25,7 @@ type Config struct {
 	Concurrency    int    `env:"WARDEN_CONCURRENCY" flag:"concurrency" default:"2" help:"pipelines run at once by one worker"`
 	MaxPerRepo     int    `env:"WARDEN_MAX_PER_REPO" flag:"max-per-repo" default:"2" help:"pipelines of one repository run at once across all workers; others wait while other repositories' issues go first"`
 	LabelPrefix    string `env:"WARDEN_LABEL_PREFIX" flag:"label-prefix" default:"warden" help:"prefix of every label and slash command"`
-	Agent          string `env:"WARDEN_AGENT" flag:"agent" default:"llm" help:"llm (a chat-completions model) or exec (an external agent command)"`
+	Agent          string `env:"WARDEN_AGENT" flag:"agent" default:"llm" help:"llm (a chat-completions model), claude-code or codex (that CLI in a sandbox, metered), or exec (an external agent command)"`
 	LLMAPI         string `env:"WARDEN_LLM_API" flag:"llm-api" default:"openai" help:"openai (any OpenAI-compatible /chat/completions) or anthropic"`
 	LLMBaseURL     string `env:"WARDEN_LLM_BASE_URL" flag:"llm-base-url" help:"model endpoint base URL (provider default when empty)"`
 	LLMAPIKey      string `env:"WARDEN_LLM_API_KEY" flag:"llm-api-key" secret:"true" help:"model API key"`
@@ -33,6 +33,9 @@ type Config struct {
 	LLMPrice       string `env:"WARDEN_LLM_PRICE" flag:"llm-price" help:"USD per million input and output tokens of the model, as input,output (e.g. 0.15,0.60); built-in list prices, else 3,15, when empty"`
 	LLMMaxTokens   int    `env:"WARDEN_LLM_MAX_TOKENS" flag:"llm-max-tokens" default:"8192" help:"longest reply one model call may produce"`
 	AgentCommand   string `env:"WARDEN_AGENT_COMMAND" flag:"agent-command" help:"with WARDEN_AGENT=exec: the command line to run"`
+	AgentBin       string `env:"WARDEN_AGENT_BIN" flag:"agent-bin" help:"with WARDEN_AGENT=claude-code or codex: path of the claude or codex executable (its name on PATH when empty)"`
+	BudgetRepoDay  string `env:"WARDEN_BUDGET_REPO_DAILY_USD" flag:"budget-repo-daily-usd" help:"model spend cap per repository per UTC day, in USD (no cap when empty)"`
+	BudgetInstDay  string `env:"WARDEN_BUDGET_INSTALLATION_DAILY_USD" flag:"budget-installation-daily-usd" help:"model spend cap per installation per UTC day, in USD (no cap when empty)"`
 	UIPassword     string `env:"WARDEN_UI_PASSWORD" flag:"ui-password" secret:"true" help:"basic-auth password for the operator routes (/ui, /api/...); they are off when unset"`
 
 	LogLevel        string        `env:"WARDEN_LOG_LEVEL" flag:"log-level" default:"info" help:"debug, info, warn or error"`

@@ -41,6 +41,7 @@ func (c *Config) Validate(role string) error {
 		c.checkRedis,
 		c.checkApp,
 		c.checkAgent,
+		c.checkBudgets,
 		func() error {
 			if c.Concurrency < 1 || c.Concurrency > 64 {
 				return &Error{"WARDEN_CONCURRENCY", "must be between 1 and 64"}
@@ -122,12 +123,14 @@ func (c *Config) checkAgent() error {
 		if c.LLMBaseURL != "" {
 			return c.checkURL("WARDEN_LLM_BASE_URL", c.LLMBaseURL)()
 		}
+	case "claude-code", "codex":
+		return c.checkCLIAgent()
 	case "exec":
 		if strings.TrimSpace(c.AgentCommand) == "" {
 			return &Error{"WARDEN_AGENT_COMMAND", "is required when WARDEN_AGENT=exec"}
 		}
 	default:
-		return &Error{"WARDEN_AGENT", "must be llm or exec"}
+		return &Error{"WARDEN_AGENT", "must be llm, claude-code, codex or exec"}
 	}
 	return nil
 }

@@ -24,6 +24,9 @@ type Args struct {
 	Issue                   int
 	JSON                    bool
 	Base                    string // the checkout's current branch; Repo is its top level
+	// TaskSessions, when set, is the pipeline's NewTaskSession (an agent
+	// CLI charged to an in-process ledger).
+	TaskSessions func(t pipeline.Task, dir string, budget float64) (pipeline.Session, error)
 }
 
 // Parse reads the flags of `bot run`; the flags it does not know are
@@ -93,7 +96,7 @@ func Run(ctx context.Context, la Args, newSession Sessions, prefix string, log *
 	if err != nil {
 		return outcome.Record{}, "", err
 	}
-	p := &pipeline.Pipeline{Workspace: ws, NewSession: newSession, Prefix: prefix, Log: log}
+	p := &pipeline.Pipeline{Workspace: ws, NewSession: newSession, NewTaskSession: la.TaskSessions, Prefix: prefix, Log: log}
 	host := &pipeline.LocalHost{Title: la.Title, Body: la.Body, RepoURL: "file://" + repo, Progress: progress}
 	t := pipeline.Task{Repo: "local/" + filepath.Base(repo), Issue: la.Issue, Mode: la.Mode, CloneURL: "file://" + repo, DefaultBranch: base, Attempt: 1}
 	p.Attempt(ctx, host, t)

@@ -17,6 +17,7 @@ type Metrics struct {
 	ModelCost       prometheus.Counter
 	SupervisorEvent *prometheus.CounterVec // kind
 	GitHubCalls     *prometheus.CounterVec // method, code
+	Spend           *prometheus.CounterVec // installation, repo
 }
 
 // New registers every collector on a fresh registry, plus the Go and process collectors.
@@ -46,7 +47,11 @@ func New() *Metrics {
 		GitHubCalls: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "warden_github_requests_total", Help: "GitHub REST requests by method and status code.",
 		}, []string{"method", "code"}),
+		Spend: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "warden_model_spend_usd_total", Help: "Model spend in US dollars charged to the ledger, by installation and repository.",
+		}, []string{"installation", "repo"}),
 	}
+	r.MustRegister(m.Spend)
 	r.MustRegister(m.Webhooks, m.Tasks, m.StageDuration, m.ModelTokens, m.ModelCost, m.SupervisorEvent, m.GitHubCalls,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m

@@ -6,7 +6,9 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"strconv"
 	"sync/atomic"
+	"time"
 
 	"github.com/warden-bot/warden/comments"
 	"github.com/warden-bot/warden/jobs"
@@ -65,6 +67,13 @@ func (s *Sink) Supervisor(t pipeline.Task, e supervisor.Event) {
 	}
 	s.publish(jobs.Event{Time: e.Time.UTC(), Kind: string(e.Kind), Task: task, Stage: e.Child, Err: errText,
 		Fields: map[string]any{"supervisor": e.Supervisor, "restarts": e.Restarts}})
+}
+
+// AgentStep publishes an agent CLI's last steps to `bot observe`
+// (pipeline.Pipeline.OnStep).
+func (s *Sink) AgentStep(t pipeline.Task, stage, steps string) {
+	task := t.Repo + "#" + strconv.Itoa(t.Issue)
+	s.publish(jobs.Event{Time: time.Now().UTC(), Kind: "agent_step", Task: task, Stage: stage, Fields: map[string]any{"steps": s.redactor.Redact(steps)}})
 }
 
 // Dropped counts the events not published because the queue was full.

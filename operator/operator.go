@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/warden-bot/warden/meter"
 	"net/http"
 	"strings"
 	"time"
@@ -22,7 +23,8 @@ import (
 type API struct {
 	Queue   *jobs.Queue
 	RDB     redis.UniversalClient
-	Version string // shown on /ui
+	Version string        // shown on /ui
+	Ledger  *meter.Ledger // today's model spend, shown on /ui
 }
 
 // Routes mounts the operator API (behind basic auth, see web.New);
@@ -149,6 +151,15 @@ func (a *API) Status(ctx context.Context) (*web.Status, error) {
 		st.Queues = append(st.Queues, web.QueueStatus{Name: q, Size: qi.Size, Pending: qi.Pending, Active: qi.Active,
 			Scheduled: qi.Scheduled, Retry: qi.Retry, Archived: qi.Archived, Completed: qi.Completed,
 			ProcessedToday: qi.Processed, FailedToday: qi.Failed, Latency: qi.Latency.Round(time.Second), Paused: qi.Paused})
+	}
+	if a.Ledger != nil {
+		days, err := a.Ledger.Today(ctx)
+		if err != nil {
+			st.Problems = append(st.Problems, err.Error())
+		}
+		for _, d := range days {
+			st.Spend = append(st.Spend, web.SpendLine{Scope: d.Scope, USD: d.USD, Cap: d.Cap})
+		}
 	}
 	tasks, _ := listTasks(ins, taskStates, 20)
 	st.Tasks = taskStatuses(tasks)

@@ -65,7 +65,10 @@ type Record struct {
 	PR             int      `json:"pr"`
 	CostUSD        float64  `json:"cost_usd"`
 	Tokens         int      `json:"tokens"`
-	GoalStatus     string   `json:"goal_status"`
+	// SpentUSD is the task's model spend so far, all attempts; BudgetUSD its limit (budget_usd).
+	SpentUSD   float64 `json:"spent_usd"`
+	BudgetUSD  float64 `json:"budget_usd"`
+	GoalStatus string  `json:"goal_status"`
 	// Summary is one human sentence on what happened; Missing is what a review
 	// said was still missing. Neither is needed by machines but both help the next attempt.
 	Summary string `json:"summary,omitempty"`

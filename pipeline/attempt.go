@@ -114,7 +114,12 @@ func (a *attempt) prepare(ctx context.Context) error {
 		a.spent = a.spent.Add(a.session.Usage())
 		budget = max(budget-a.spent.CostUSD, 0.0001)
 	}
-	a.session, err = a.p.NewSession(a.wt.Dir, a.t.Repo, budget)
+	if a.p.NewTaskSession != nil {
+		a.session, err = a.p.NewTaskSession(a.t, a.wt.Dir, a.cfg.BudgetUSD) // the ledger holds what earlier sessions spent
+	} else {
+		a.session, err = a.p.NewSession(a.wt.Dir, a.t.Repo, budget)
+	}
+	a.observeAgent(ctx)
 	return err
 }
 

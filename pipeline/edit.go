@@ -63,6 +63,9 @@ func (a *attempt) apply(reply string) ([]string, error) {
 		if _, ok := a.session.(*ExecSession); ok {
 			return nil, nil // an external agent may have edited the files itself
 		}
+		if s, ok := a.session.(interface{ EditsItself() bool }); ok && s.EditsItself() {
+			return nil, nil // an agent CLI edits the files with its tools
+		}
 		return nil, &outcome.Error{Class: outcome.ContractFailure, Stage: StageImplement, Msg: "the reply has no SEARCH/REPLACE blocks"}
 	}
 	res, err := edit.Apply(edit.DirFS(a.wt.Dir), blocks)

@@ -56,9 +56,16 @@ type Pipeline struct {
 	// NewSession starts the model conversation for one attempt at repo,
 	// working in dir.
 	NewSession func(dir, repo string, budgetUSD float64) (Session, error)
-	Prefix     string
-	Log        *slog.Logger
-	Metrics    *metrics.Metrics // may be nil
+	// NewTaskSession, when set, is used instead of NewSession: it knows the
+	// task, so its model calls are charged to the task's spend ledger.
+	NewTaskSession func(t Task, dir string, budgetUSD float64) (Session, error)
+	// Spent reads the task's spend across all its attempts; may be nil.
+	Spent func(ctx context.Context, t Task) (float64, error)
+	// OnStep is told of an agent CLI's last steps (`bot observe`); may be nil.
+	OnStep  func(t Task, stage, steps string)
+	Prefix  string
+	Log     *slog.Logger
+	Metrics *metrics.Metrics // may be nil
 	// Counter persists fingerprint counts across attempts (Redis); may be nil.
 	Counter counter
 	// Spawn queues the task of a sub-issue created by decomposition; may be nil.

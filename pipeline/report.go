@@ -18,6 +18,7 @@ func (a *attempt) report(ctx context.Context, res *Result) {
 	rec := res.Record
 	state := finalState(rec)
 	note := rec.Summary
+	a.tr.spend(rec.SpentUSD, rec.BudgetUSD)
 	if rec.FailureClass == outcome.Canceled {
 		a.tr.finish(ctx, "canceled", note, rec.PR)
 	} else {

@@ -49,5 +49,5 @@ fi
 # the same way, and fails naming the command to run.
 here="${BASH_SOURCE[0]%/*}"
 if [[ -f "$here/agent-clis.sh" ]]; then
-  "$BASH" "$here/agent-clis.sh"
+  "$BASH" "$here/agent-clis.sh" >/dev/null # it prints the bin directory
 fi

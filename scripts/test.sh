@@ -3,6 +3,9 @@
 # scripts/test-deps.sh), vet, then every test with the race detector against a real Redis.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# The agent CLI tests run the pinned claude and codex from npm, installed
+# outside the repository (never committed) by scripts/agent-clis.sh.
+export WARDEN_AGENT_CLIS=${WARDEN_AGENT_CLIS:-/var/cache/warden/agent-clis}
 scripts/test-deps.sh
 go vet ./...
 exec scripts/with-redis.sh go test -race -count=1 -timeout 20m ./...

@@ -19,6 +19,7 @@ type Status struct {
 	Interventions []TaskStatus // tasks whose supervisor gave up (NEEDS_INTERVENTION)
 	Problems      []string     // parts that could not be read
 	Isolation     string       // how repository commands are isolated (sandbox.Describe)
+	Spend         []SpendLine  // model spend today per repository and installation
 	Generated     time.Time
 }
 
@@ -39,6 +40,12 @@ type TaskStatus struct {
 	Issue                  int
 	Mode, Title, Error     string
 	Retried                int
+}
+
+// SpendLine is today's model spend of one repository or installation.
+type SpendLine struct {
+	Scope    string
+	USD, Cap float64
 }
 
 // statusPage renders /ui from the status source.
@@ -82,6 +89,10 @@ th,td{border-bottom:1px solid #ddd;padding:.25rem .6rem;text-align:left;vertical
 <table id="queues"><tr><th>queue</th><th>state</th><th>size</th><th>pending</th><th>active</th><th>scheduled</th><th>retry</th><th>archived</th><th>completed</th><th>processed today</th><th>failed today</th><th>latency</th></tr>
 {{range .Queues}}<tr><td>{{.Name}}</td><td>{{if .Paused}}<span class="paused">paused</span>{{else}}running{{end}}</td><td>{{.Size}}</td><td>{{.Pending}}</td><td>{{.Active}}</td><td>{{.Scheduled}}</td><td>{{.Retry}}</td><td>{{.Archived}}</td><td>{{.Completed}}</td><td>{{.ProcessedToday}}</td><td>{{.FailedToday}}</td><td>{{.Latency}}</td></tr>
 {{else}}<tr><td colspan="12">no queues yet</td></tr>{{end}}</table>
+<h2>Model spend today (UTC)</h2>
+<table id="spend"><tr><th>scope</th><th>spent</th><th>daily cap</th></tr>
+{{range .Spend}}<tr><td>{{.Scope}}</td><td>${{printf "%.4f" .USD}}</td><td>{{if .Cap}}${{printf "%.2f" .Cap}}{{else}}none{{end}}</td></tr>
+{{else}}<tr><td colspan="3">none</td></tr>{{end}}</table>
 <h2>Needs intervention</h2>
 <table id="interventions"><tr><th>issue</th><th>mode</th><th>reason</th></tr>
 {{range .Interventions}}<tr><td>{{.Repo}}#{{.Issue}}</td><td>{{.Mode}}</td><td>{{short .Error}}</td></tr>

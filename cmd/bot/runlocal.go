@@ -28,6 +28,9 @@ func runLocal(args []string, getenv func(string) string, stdout, stderr io.Write
 	}
 	log := logging.New(cfg.LogLevel, cfg.Secrets(), io.Discard)
 	newSession, err := sessions.New(cfg, log)
+	if err == nil {
+		la.TaskSessions, err = sessions.LocalTasks(cfg, log)
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "bot run: %v\n", err)
 		return exitFailure

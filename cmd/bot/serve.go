@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/warden-bot/warden/followup"
+	"github.com/warden-bot/warden/sessions"
 	"io"
 	"log/slog"
 	"net/http"
@@ -41,6 +42,10 @@ func loadConfig(args []string, getenv func(string) string, stderr io.Writer, rol
 func serve(args []string, getenv func(string) string, stderr io.Writer) int {
 	cfg, _, ok := loadConfig(args, getenv, stderr, func(c *config.Config) string { return c.Role })
 	if !ok {
+		return exitUsage
+	}
+	if err := sessions.CheckCLI(cfg); err != nil { // a missing or other CLI is bad configuration
+		fmt.Fprintf(stderr, "bot: invalid configuration: %v\n", err)
 		return exitUsage
 	}
 	log := logging.New(cfg.LogLevel, cfg.Secrets(), os.Stderr)
@@ -141,7 +146,7 @@ func (a *app) listen(errc chan<- error) []*echo.Echo {
 }
 
 func (a *app) echo(surface web.Surface) *echo.Echo {
-	api := &operator.API{Queue: a.queue, RDB: a.backend.RDB, Version: version}
+	api := &operator.API{Queue: a.queue, RDB: a.backend.RDB, Version: version, Ledger: sessions.NewLedger(a.cfg, a.backend.RDB, nil)}
 	opts := web.Options{Surface: surface, Redis: a.backend, Registry: a.metrics.Registry, UIPassword: a.cfg.UIPassword, Log: a.log, Operator: api.Routes, Status: api.Status}
 	if a.cfg.Role != "worker" {
 		opts.Webhooks = a.webhookHandler().ServeHTTP

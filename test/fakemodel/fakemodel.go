@@ -5,6 +5,7 @@ package fakemodel
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -21,6 +22,7 @@ type Request struct {
 	Stage    string    // plan, implement, fix, review, or "" (repair turns)
 	Received time.Time // when the request's body was read
 	Replied  time.Time // when the reply was written (zero for faults)
+	Key      string    // the credential the caller sent (x-api-key or bearer)
 }
 
 // Message is one turn.
@@ -44,6 +46,7 @@ type Server struct {
 	script func(Request) Reply
 	queue  []Reply
 	reqs   []Request
+	agent  func(AgentTurn) AgentStep
 }
 
 // New starts a server; until scripted it answers a polite refusal.
@@ -53,6 +56,8 @@ func New() *Server {
 	mux.HandleFunc("/v1/chat/completions", s.openai)
 	mux.HandleFunc("/chat/completions", s.openai)
 	mux.HandleFunc("/v1/messages", s.anthropic)
+	mux.HandleFunc("/v1/responses", s.responses)
+	mux.HandleFunc("/responses", s.responses)
 	s.srv = httptest.NewServer(mux)
 	return s
 }
@@ -168,7 +173,7 @@ func (s *Server) openai(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, `{"error":{"message":"bad json"}}`, 400)
 		return
 	}
-	req := Request{API: "openai", Model: body.Model}
+	req := Request{API: "openai", Model: body.Model, Key: keyOf(r)}
 	for _, m := range body.Messages {
 		req.Messages = append(req.Messages, Message{m.Role, text(m.Content)})
 	}
@@ -193,16 +198,22 @@ func (s *Server) openai(w http.ResponseWriter, r *http.Request) {
 func (s *Server) anthropic(w http.ResponseWriter, r *http.Request) {
 	var body struct {
 		Model    string `json:"model"`
+		Stream   bool   `json:"stream"`
 		Messages []struct {
 			Role    string          `json:"role"`
 			Content json.RawMessage `json:"content"`
 		} `json:"messages"`
 	}
-	if err := json.NewDecoder(r.Body).Decode(&body); err != nil {
+	raw, _ := io.ReadAll(r.Body)
+	if err := json.Unmarshal(raw, &body); err != nil {
 		http.Error(w, `{"type":"error","error":{"type":"invalid_request_error","message":"bad json"}}`, 400)
 		return
 	}
-	req := Request{API: "anthropic", Model: body.Model}
+	if body.Stream { // an agent CLI: Warden's own calls are never streamed
+		s.anthropicStream(w, r, raw, body.Model, body.Messages)
+		return
+	}
+	req := Request{API: "anthropic", Model: body.Model, Key: keyOf(r)}
 	for _, m := range body.Messages {
 		req.Messages = append(req.Messages, Message{m.Role, text(m.Content)})
 	}
