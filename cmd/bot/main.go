@@ -10,7 +10,12 @@ import (
 	"os"
 	"runtime"
 
+	"strings"
+
+	"github.com/warden-bot/warden/observe"
 	"github.com/warden-bot/warden/repocontext"
+	"github.com/warden-bot/warden/sandbox/gocache"
+	"github.com/warden-bot/warden/workspace"
 )
 
 // Set by the linker (see Makefile).
@@ -34,6 +39,14 @@ commands:
 Every setting is an environment variable with a flag of the same name; see README.md.
 `
 
+// The go command inside the sandbox runs this binary as its GOCACHEPROG
+// (`bot gocacheprog`, see sandbox/gocache).
+func init() {
+	if exe, err := os.Executable(); err == nil && !strings.HasSuffix(exe, ".test") {
+		workspace.GoCacheProg = exe
+	}
+}
+
 func main() {
 	os.Exit(run(os.Args[1:], os.Getenv, os.Stdout, os.Stderr))
 }
@@ -56,13 +69,13 @@ func run(args []string, getenv func(string) string, stdout, stderr io.Writer) in
 	case "run":
 		return runLocal(args[1:], getenv, stdout, stderr)
 	case "observe":
-		return observeCmd(args[1:], getenv, stdout, stderr)
+		return observe.Main(args[1:], getenv, stdout, stderr)
 	case "context":
 		return repocontext.Main(args[1:], getenv, stdout, stderr)
 	case "setup":
 		return setupCmd(args[1:], getenv, stdout, stderr)
 	case "gocacheprog": // run by go inside the sandbox, not by people
-		return gocacheprog(args[1:], os.Stdin, stdout, stderr)
+		return gocache.Main(args[1:], os.Stdin, stdout, stderr)
 	case "version", "--version", "-v":
 		fmt.Fprintf(stdout, "warden %s (commit %s, %s %s/%s)\n", version, commit, runtime.Version(), runtime.GOOS, runtime.GOARCH)
 		return exitOK
