@@ -7,20 +7,34 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/warden-bot/warden/outcome"
+	"github.com/warden-bot/warden/sandbox"
+	"github.com/warden-bot/warden/workspace"
 )
 
 // ExecAgent runs an external agent command (WARDEN_AGENT=exec) in the
-// worktree with the prompt on stdin and WARDEN_STAGE set.
+// worktree with the prompt on stdin and WARDEN_STAGE set, inside the sandbox
+// (package sandbox): it cannot read Warden's environment, key file, .env,
+// data directory or other repositories' mirrors, cannot see Warden's
+// processes, and can write only the worktree and a private HOME.
 type ExecAgent struct {
 	Command string
 	Env     []string // added to the scrubbed environment
 	Timeout time.Duration
+	// Network shares the host's network with the command. The operator
+	// chose the command and it usually has to reach its own model; what the
+	// sandbox still guarantees is no Warden secret and only the worktree
+	// writable.
+	Network bool
+	// ReadOnly are extra directories the command sees read-only (its
+	// install directory, say). The directory of the command's program is
+	// added when it lies outside the system directories.
+	ReadOnly []string
 }
 
 // NewExec builds an exec agent.
@@ -29,55 +43,78 @@ func NewExec(command string, env []string) *ExecAgent {
 }
 
 // execEnv: what an external agent inherits. Never Warden's settings, the
-// GitHub token or the model key unless the operator names them in Env.
-var execEnv = []string{"PATH", "HOME", "LANG", "LC_ALL", "TMPDIR", "TERM", "GOPATH", "GOCACHE", "GOMODCACHE", "GOFLAGS", "GOPROXY", "GOROOT", "GOTOOLCHAIN"}
+// GitHub token or the model key unless the operator names them in Env; never
+// HOME, TMPDIR or cache paths, which name host directories the sandbox hides
+// (it gives the command a private HOME instead).
+var execEnv = []string{"PATH", "LANG", "LC_ALL", "TERM", "GOFLAGS", "GOPROXY", "GOROOT", "GOTOOLCHAIN"}
 
 const maxExecOutput = 1 << 20
 
-// Run runs the command for one stage and returns its stdout.
+// Run runs the command for one stage and returns its stdout. Every process
+// it started dies when it exits, times out or ctx ends.
 func (e *ExecAgent) Run(ctx context.Context, stage, dir, prompt string) (string, error) {
-	ctx, cancel := context.WithTimeout(ctx, e.Timeout)
-	defer cancel()
-	cmd := exec.Command("sh", "-c", e.Command)
-	cmd.Dir = dir
-	cmd.Stdin = strings.NewReader(prompt)
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		return "", &outcome.Error{Class: outcome.Deterministic, Stage: stage, Msg: "the agent command could not start: no worktree " + dir, Err: err}
+	}
+	env := []string{}
 	for _, k := range execEnv {
 		if v, ok := os.LookupEnv(k); ok {
-			cmd.Env = append(cmd.Env, k+"="+v)
+			env = append(env, k+"="+v)
 		}
 	}
-	cmd.Env = append(append(cmd.Env, "WARDEN_STAGE="+stage), e.Env...)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	// A process the agent left running must not hold Run by its stdout.
-	cmd.WaitDelay = time.Second
+	env = append(append(env, "WARDEN_STAGE="+stage), e.Env...)
 	var out bytes.Buffer
 	errb := &tailBuffer{n: maxStderrTail}
-	cmd.Stdout, cmd.Stderr = &limited{&out}, errb
-	if err := cmd.Start(); err != nil {
-		return "", &outcome.Error{Class: outcome.Deterministic, Stage: stage, Msg: "the agent command could not start", Err: err}
-	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	var err error
-	select {
-	case err = <-done:
-		// Nothing the agent started outlives it: the worktree is judged next.
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-		if errors.Is(err, exec.ErrWaitDelay) {
-			err = nil
-		}
-	case <-ctx.Done():
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-		<-done
-		if c := context.Cause(ctx); c != nil && ctx.Err() == context.Canceled {
-			return "", c
-		}
+	sr := sandbox.Run(ctx, sandbox.Spec{
+		Argv: []string{"sh", "-c", e.Command}, Dir: dir, Env: env,
+		Writable: []string{dir}, ReadOnly: e.readOnly(dir), Network: e.Network,
+		Timeout: e.Timeout, Stdin: strings.NewReader(prompt), Stdout: &limited{&out}, Stderr: errb,
+	})
+	switch {
+	case sr.Err != nil && errors.Is(sr.Err, sandbox.ErrUnavailable):
+		return "", &outcome.Error{Class: outcome.Deterministic, Stage: stage, Msg: sr.Err.Error()}
+	case sr.Err != nil:
+		return "", &outcome.Error{Class: outcome.Deterministic, Stage: stage, Msg: "the agent command could not start", Err: sr.Err}
+	case sr.Canceled:
+		return "", context.Cause(ctx)
+	case sr.TimedOut:
 		return "", &outcome.Error{Class: outcome.Transient, Stage: stage, Msg: fmt.Sprintf("the agent command ran longer than %s", e.Timeout)}
-	}
-	if err != nil {
-		return out.String(), &outcome.Error{Class: outcome.Transient, Stage: stage, Msg: "the agent command failed: " + err.Error(), Output: errb.String()}
+	case sr.ExitCode != 0:
+		return out.String(), &outcome.Error{Class: outcome.Transient, Stage: stage, Msg: fmt.Sprintf("the agent command failed: exit status %d", sr.ExitCode), Output: errb.String()}
 	}
 	return out.String(), nil
+}
+
+// readOnly is what the command sees read-only besides the system: git's
+// view of the worktree, e.ReadOnly, and the directory of the command's
+// program when that is not already visible (an agent installed under /srv
+// or a home directory).
+func (e *ExecAgent) readOnly(dir string) []string {
+	ro := append(workspace.GitReadOnly(dir), e.ReadOnly...)
+	if d := programDir(e.Command); d != "" {
+		ro = append(ro, d)
+	}
+	return ro
+}
+
+// programDir is the directory of the command line's first word, resolved in
+// PATH, when it lies outside the directories the sandbox shows anyway.
+func programDir(command string) string {
+	f := strings.Fields(command)
+	if len(f) == 0 {
+		return ""
+	}
+	p, err := exec.LookPath(f[0])
+	if err != nil || !filepath.IsAbs(p) {
+		return ""
+	}
+	d := filepath.Dir(p)
+	for _, r := range []string{"/usr/", "/bin/", "/sbin/"} {
+		if strings.HasPrefix(d+"/", r) {
+			return ""
+		}
+	}
+	return d
 }
 
 type limited struct{ b *bytes.Buffer }

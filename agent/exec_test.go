@@ -64,52 +64,68 @@ printf 'token=%s key=%s extra=%s\n' "$WARDEN_GITHUB_TOKEN" "$OPENAI_API_KEY" "$A
 	}
 }
 
-// pidAlive reports whether pid is a process that has not exited (a zombie
-// waiting for a reaper counts as gone).
-func pidAlive(pid int) bool {
-	if syscall.Kill(pid, 0) != nil {
-		return false
+// procsWith lists the host's processes whose command line contains arg: a
+// command in the sandbox has its own PID namespace, so the pids it sees mean
+// nothing out here.
+func procsWith(arg string) []int {
+	var pids []int
+	ents, _ := os.ReadDir("/proc")
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		b, err := os.ReadFile("/proc/" + e.Name() + "/cmdline")
+		if err != nil || !strings.Contains(string(b), "\x00"+arg) {
+			continue
+		}
+		if stat, err := os.ReadFile("/proc/" + e.Name() + "/stat"); err == nil {
+			f := strings.Fields(string(stat[strings.LastIndexByte(string(stat), ')')+1:]))
+			if len(f) > 0 && f[0] == "Z" {
+				continue // a zombie waiting for a reaper has exited
+			}
+		}
+		pids = append(pids, pid)
 	}
-	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return true // no /proc: trust kill
-	}
-	fields := strings.Fields(string(stat[strings.LastIndexByte(string(stat), ')')+1:]))
-	return len(fields) == 0 || fields[0] != "Z"
+	return pids
 }
 
-// waitGone polls until pid has exited; the bound is generous.
-func waitGone(t *testing.T, pid int) {
+// sleepArg is a sleep duration no other process uses, to find the sleep.
+func sleepArg(t *testing.T) string {
+	return strconv.Itoa(3000+os.Getpid()%1000) + "." + strconv.Itoa(int(time.Now().UnixNano()%1000))
+}
+
+// waitGone polls until no process has arg; the bound is generous.
+func waitGone(t *testing.T, arg string) {
 	t.Helper()
 	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-		if !pidAlive(pid) {
+		if len(procsWith(arg)) == 0 {
 			return
 		}
 	}
-	_ = syscall.Kill(pid, syscall.SIGKILL)
-	t.Fatalf("process %d survived", pid)
-}
-
-func readPID(t *testing.T, path string) int {
-	t.Helper()
-	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
-		b, _ := os.ReadFile(path)
-		if pid, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil && strings.HasSuffix(string(b), "\n") {
-			return pid
-		}
+	for _, pid := range procsWith(arg) {
+		_ = syscall.Kill(pid, syscall.SIGKILL)
 	}
-	t.Fatal("the agent never wrote its child's pid")
-	return 0
+	t.Fatalf("sleep %s survived", arg)
 }
 
-func TestExecAgentTimeoutKillsProcessGroup(t *testing.T) {
+func TestExecAgentTimeoutKillsProcessTree(t *testing.T) {
 	dir := worktree(t, nil)
-	pidFile := filepath.Join(t.TempDir(), "child.pid")
-	e := NewExec(script(t, `sleep 300 &
-echo $! > `+pidFile+`.tmp && mv `+pidFile+`.tmp `+pidFile+`
+	arg := sleepArg(t)
+	e := NewExec(script(t, `sleep `+arg+` &
 wait
 `), nil)
-	e.Timeout = 500 * time.Millisecond
+	e.Timeout = 3 * time.Second
+	seen := make(chan bool, 1)
+	go func() {
+		for deadline := time.Now().Add(3 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+			if len(procsWith(arg)) > 0 {
+				seen <- true
+				return
+			}
+		}
+		seen <- false
+	}()
 	start := time.Now()
 	_, err := e.Run(context.Background(), "fix", dir, "")
 	if elapsed := time.Since(start); elapsed > 60*time.Second {
@@ -119,7 +135,10 @@ wait
 	if v.Class != outcome.Transient || !strings.Contains(err.Error(), "longer than") {
 		t.Fatalf("%v classified %s, want a transient timeout", err, v.Class)
 	}
-	waitGone(t, readPID(t, pidFile))
+	if !<-seen {
+		t.Fatal("the agent's child never ran")
+	}
+	waitGone(t, arg)
 }
 
 // An agent that exits but leaves a process behind does not keep it running
@@ -128,10 +147,9 @@ wait
 func TestExecAgentLeavesNoProcessBehind(t *testing.T) {
 	for name, redirect := range map[string]string{"detached": ">/dev/null 2>&1", "holding stdout": ""} {
 		t.Run(name, func(t *testing.T) {
-			pidFile := filepath.Join(t.TempDir(), "child.pid")
-			e := NewExec(script(t, `sleep 300 `+redirect+` &
-echo $! > `+pidFile+`
-echo done
+			arg := sleepArg(t)
+			e := NewExec(script(t, `sleep `+arg+` `+redirect+` &
+kill -0 $! && echo done
 `), nil)
 			e.Timeout = 2 * time.Minute
 			start := time.Now()
@@ -142,7 +160,7 @@ echo done
 			if elapsed := time.Since(start); elapsed > 30*time.Second {
 				t.Fatalf("Run took %s after the agent exited", elapsed)
 			}
-			waitGone(t, readPID(t, pidFile))
+			waitGone(t, arg)
 		})
 	}
 }

@@ -18,7 +18,7 @@ type Factory = func(dir, repo string, budget float64) (pipeline.Session, error)
 // New builds the session factory the configuration names.
 func New(cfg *config.Config, log *slog.Logger) (Factory, error) {
 	if cfg.Agent == "exec" {
-		ex := agent.NewExec(cfg.AgentCommand, nil)
+		ex := execAgent(cfg)
 		return func(dir, _ string, _ float64) (pipeline.Session, error) {
 			return pipeline.NewExecSession(ex, dir), nil
 		}, nil

@@ -25,6 +25,10 @@ func TestExecAgentMakesExecSessions(t *testing.T) {
 	if _, ok := s.(*pipeline.ExecSession); err != nil || !ok {
 		t.Fatalf("%T %v", s, err)
 	}
+	// The operator's command reaches its own model; the sandbox still hides every Warden secret.
+	if ex := execAgent(&config.Config{AgentCommand: "cat"}); !ex.Network || ex.Command != "cat" {
+		t.Fatalf("exec agent %+v, want the command with the host's network", ex)
+	}
 }
 
 // An LLM session talks to the configured endpoint and charges the

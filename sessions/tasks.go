@@ -104,7 +104,7 @@ func LocalTasks(cfg *config.Config, log *slog.Logger) (TaskFactory, error) {
 // charged what the command reports; its wall time is bounded by the agent
 // timeout either way.
 func ExecTasks(cfg *config.Config, l *meter.Ledger) TaskFactory {
-	ex := agent.NewExec(cfg.AgentCommand, nil)
+	ex := execAgent(cfg)
 	return func(t pipeline.Task, dir string, budget float64) (pipeline.Session, error) {
 		s := pipeline.NewExecSession(ex, dir)
 		s.Meter = &scopeMeter{l: l, s: meter.Scope{Repo: t.Repo, Issue: t.Issue, Installation: t.Installation, TaskLimit: budget}}
@@ -142,4 +142,14 @@ func TaskSpent(l *meter.Ledger) func(ctx context.Context, t pipeline.Task) (floa
 		sp, err := l.Spent(ctx, meter.Scope{Repo: t.Repo, Issue: t.Issue, Installation: t.Installation})
 		return sp.Task, err
 	}
+}
+
+// execAgent is the operator's agent command, sandboxed with the host's
+// network: the operator chose the command and it usually has to reach its
+// own model. What the sandbox still guarantees is that no Warden secret is
+// readable and only the worktree (and a private HOME) is writable.
+func execAgent(cfg *config.Config) *agent.ExecAgent {
+	ex := agent.NewExec(cfg.AgentCommand, nil)
+	ex.Network = true
+	return ex
 }

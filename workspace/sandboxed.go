@@ -60,3 +60,8 @@ func WarnIsolation(log *slog.Logger) {
 		log.Warn("repository commands are not isolated", "isolation", sandbox.Describe(), "unsafe_opt_out", sandbox.Unsafe())
 	}
 }
+
+// GitReadOnly lists what a sandboxed command in the worktree dir needs
+// read-only for git to work there: the .git file and this repository's git
+// directory, never another repository's mirror.
+func GitReadOnly(dir string) []string { return readOnlyFor(dir, nil, false) }
