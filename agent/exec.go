@@ -114,6 +114,14 @@ func programDir(command string) string {
 			return ""
 		}
 	}
+	// Never Warden's own directory or one holding a .env: a program kept
+	// beside Warden's settings would show them.
+	if cwd, err := os.Getwd(); err == nil && (cwd == d || strings.HasPrefix(cwd, d+"/")) {
+		return ""
+	}
+	if _, err := os.Stat(filepath.Join(d, ".env")); err == nil {
+		return ""
+	}
 	return d
 }
 

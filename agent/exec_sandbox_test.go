@@ -66,3 +66,21 @@ echo x > in-worktree && echo worktree-ok
 		t.Error("the worktree write did not land")
 	}
 }
+
+// The program's directory is bound read-only unless the sandbox shows it
+// anyway or it holds Warden's settings.
+func TestExecProgramDir(t *testing.T) {
+	prog := script(t, "true\n")
+	if got := programDir(prog + " --flag"); got != filepath.Dir(prog) {
+		t.Errorf("programDir(%s) = %q", prog, got)
+	}
+	if got := programDir("sh -c true"); got != "" {
+		t.Errorf("a system program's directory is bound: %q", got)
+	}
+	if err := os.WriteFile(filepath.Join(filepath.Dir(prog), ".env"), []byte("WARDEN_X=1\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if got := programDir(prog); got != "" {
+		t.Errorf("a directory holding .env is bound: %q", got)
+	}
+}

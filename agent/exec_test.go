@@ -14,7 +14,8 @@ import (
 	"github.com/warden-bot/warden/outcome"
 )
 
-// script writes an agent command to a directory outside the worktree.
+// script writes an agent command to a directory outside the worktree; the
+// sandbox shows that directory read-only (programDir).
 func script(t *testing.T, body string) string {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "agent.sh")
