@@ -23,16 +23,25 @@ func New(cfg *config.Config, log *slog.Logger) (Factory, error) {
 			return pipeline.NewExecSession(ex, dir), nil
 		}, nil
 	}
+	prov, _, err := provider(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return func(_, repo string, budget float64) (pipeline.Session, error) {
+		return agent.NewSession(prov, agent.SessionOptions{BudgetUSD: budget, MaxTokens: cfg.LLMMaxTokens, Repo: repo, Logger: log}), nil
+	}, nil
+}
+
+// provider is the configured model with its prices. Every request passes
+// the redactor: test output a command printed may hold a secret.
+func provider(cfg *config.Config) (agent.Provider, map[string]agent.Price, error) {
 	ac := agent.Config{API: cfg.LLMAPI, BaseURL: cfg.LLMBaseURL, APIKey: cfg.LLMAPIKey, Model: cfg.LLMModel}
 	if in, out, err := cfg.Price(); err == nil && (in > 0 || out > 0) {
 		ac.Prices = map[string]agent.Price{cfg.LLMModel: {Input: in, Output: out}}
 	}
 	prov, err := agent.New(ac)
 	if err != nil {
-		return nil, &config.Error{Setting: "WARDEN_LLM_API", Msg: err.Error()}
+		return nil, nil, &config.Error{Setting: "WARDEN_LLM_API", Msg: err.Error()}
 	}
-	prov = agent.Redacting(prov, comments.NewRedactor(cfg.Secrets()...).Redact) // test output a command printed may hold a secret
-	return func(_, repo string, budget float64) (pipeline.Session, error) {
-		return agent.NewSession(prov, agent.SessionOptions{BudgetUSD: budget, MaxTokens: cfg.LLMMaxTokens, Repo: repo, Logger: log}), nil
-	}, nil
+	return agent.Redacting(prov, comments.NewRedactor(cfg.Secrets()...).Redact), ac.Prices, nil
 }

@@ -11,7 +11,6 @@ import (
 
 	"github.com/warden-bot/warden/agent"
 	"github.com/warden-bot/warden/agentcli"
-	"github.com/warden-bot/warden/comments"
 	"github.com/warden-bot/warden/config"
 	"github.com/warden-bot/warden/meter"
 	"github.com/warden-bot/warden/metrics"
@@ -39,16 +38,11 @@ func NewLedger(cfg *config.Config, rdb redis.UniversalClient, m *metrics.Metrics
 // ledger: the llm agent through a metered provider, a CLI agent through
 // the metering proxy (and the same provider for plan and review).
 func Tasks(cfg *config.Config, log *slog.Logger, l *meter.Ledger) (TaskFactory, error) {
-	ac := agent.Config{API: cfg.LLMAPI, BaseURL: cfg.LLMBaseURL, APIKey: cfg.LLMAPIKey, Model: cfg.LLMModel}
-	if in, out, err := cfg.Price(); err == nil && (in > 0 || out > 0) {
-		ac.Prices = map[string]agent.Price{cfg.LLMModel: {Input: in, Output: out}}
-	}
-	prov, err := agent.New(ac)
+	prov, prices, err := provider(cfg)
 	if err != nil {
-		return nil, &config.Error{Setting: "WARDEN_LLM_API", Msg: err.Error()}
+		return nil, err
 	}
-	prov = agent.Redacting(prov, comments.NewRedactor(cfg.Secrets()...).Redact) // test output a command printed may hold a secret
-	runner, err := cliRunner(cfg, log, l, ac.Prices)
+	runner, err := cliRunner(cfg, log, l, prices)
 	if err != nil {
 		return nil, err
 	}
