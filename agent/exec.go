@@ -24,7 +24,6 @@ import (
 // processes, and can write only the worktree and a private HOME.
 type ExecAgent struct {
 	Command string
-	Env     []string // added to the scrubbed environment
 	Timeout time.Duration
 	// Network shares the host's network with the command. The operator
 	// chose the command and it usually has to reach its own model; what the
@@ -38,14 +37,13 @@ type ExecAgent struct {
 }
 
 // NewExec builds an exec agent.
-func NewExec(command string, env []string) *ExecAgent {
-	return &ExecAgent{Command: command, Env: env, Timeout: 10 * time.Minute}
+func NewExec(command string) *ExecAgent {
+	return &ExecAgent{Command: command, Timeout: 10 * time.Minute}
 }
 
 // execEnv: what an external agent inherits. Never Warden's settings, the
-// GitHub token or the model key unless the operator names them in Env; never
-// HOME, TMPDIR or cache paths, which name host directories the sandbox hides
-// (it gives the command a private HOME instead).
+// GitHub token or the model key; never HOME, TMPDIR or cache paths, which
+// name host directories the sandbox hides (it gives a private HOME instead).
 var execEnv = []string{"PATH", "LANG", "LC_ALL", "TERM", "GOFLAGS", "GOPROXY", "GOROOT", "GOTOOLCHAIN"}
 
 const maxExecOutput = 1 << 20
@@ -62,7 +60,7 @@ func (e *ExecAgent) Run(ctx context.Context, stage, dir, prompt string) (string,
 			env = append(env, k+"="+v)
 		}
 	}
-	env = append(append(env, "WARDEN_STAGE="+stage), e.Env...)
+	env = append(env, "WARDEN_STAGE="+stage)
 	var out bytes.Buffer
 	errb := &tailBuffer{n: maxStderrTail}
 	sr := sandbox.Run(ctx, sandbox.Spec{

@@ -23,7 +23,7 @@ func TestExecAgentSeesNoWardenSecret(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer func() { _ = warden.Process.Kill(); _ = warden.Wait() }()
-	e := NewExec(`env; cat /proc/$PPID/environ; for f in /proc/*/environ /proc/*/cmdline; do tr '\0' '\n' < "$f"; echo; done 2>/dev/null; true`, nil)
+	e := NewExec(`env; cat /proc/$PPID/environ; for f in /proc/*/environ /proc/*/cmdline; do tr '\0' '\n' < "$f"; echo; done 2>/dev/null; true`)
 	out, err := e.Run(context.Background(), "plan", worktree(t, nil), "")
 	if err != nil {
 		t.Fatal(err)
@@ -49,7 +49,7 @@ done 2>/dev/null
 echo x > "$HOME/ok" && echo home-ok
 echo x > in-worktree && echo worktree-ok
 `)
-	out, err := NewExec(prog+" "+outside+" "+filepath.Dir(prog), nil).Run(context.Background(), "implement", dir, "")
+	out, err := NewExec(prog+" "+outside+" "+filepath.Dir(prog)).Run(context.Background(), "implement", dir, "")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -48,7 +48,7 @@ printf 'prompt=%s\n' "$prompt"
 printf 'pwd=%s\n' "$(pwd -P)"
 printf 'token=%s key=%s extra=%s\n' "$WARDEN_GITHUB_TOKEN" "$OPENAI_API_KEY" "$AGENT_EXTRA"
 `)
-	e := NewExec(cmd, []string{"AGENT_EXTRA=yes"})
+	e := NewExec(cmd)
 	out, err := e.Run(context.Background(), "implement", dir, "Fix Add.\nIt subtracts.")
 	if err != nil {
 		t.Fatal(err)
@@ -58,7 +58,7 @@ printf 'token=%s key=%s extra=%s\n' "$WARDEN_GITHUB_TOKEN" "$OPENAI_API_KEY" "$A
 		t.Errorf("calc.go = %q, want the agent's edit", b)
 	}
 	realDir, _ := filepath.EvalSymlinks(dir)
-	for _, want := range []string{"stage=implement\n", "prompt=Fix Add.\nIt subtracts.\n", "pwd=" + realDir + "\n", "token= key= extra=yes\n"} {
+	for _, want := range []string{"stage=implement\n", "prompt=Fix Add.\nIt subtracts.\n", "pwd=" + realDir + "\n", "token= key= extra=\n"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("stdout %q lacks %q", out, want)
 		}
@@ -115,7 +115,7 @@ func TestExecAgentTimeoutKillsProcessTree(t *testing.T) {
 	arg := sleepArg(t)
 	e := NewExec(script(t, `sleep `+arg+` &
 wait
-`), nil)
+`))
 	e.Timeout = 3 * time.Second
 	seen := make(chan bool, 1)
 	go func() {
@@ -151,7 +151,7 @@ func TestExecAgentLeavesNoProcessBehind(t *testing.T) {
 			arg := sleepArg(t)
 			e := NewExec(script(t, `sleep `+arg+` `+redirect+` &
 kill -0 $! && echo done
-`), nil)
+`))
 			e.Timeout = 2 * time.Minute
 			start := time.Now()
 			out, err := e.Run(context.Background(), "implement", worktree(t, nil), "")
@@ -169,7 +169,7 @@ kill -0 $! && echo done
 func TestExecAgentCanceled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() { time.Sleep(100 * time.Millisecond); cancel() }()
-	_, err := NewExec("sleep 300", nil).Run(ctx, "plan", worktree(t, nil), "")
+	_, err := NewExec("sleep 300").Run(ctx, "plan", worktree(t, nil), "")
 	if got := outcome.Classify(err).Class; got != outcome.Canceled {
 		t.Fatalf("%v classified %s, want canceled", err, got)
 	}
@@ -183,7 +183,7 @@ yes "noise line of a chatty agent, repeated to fill stderr" | head -n 40000 >&2
 echo "fatal: the model refused" >&2
 echo partial stdout
 exit 3
-`), nil)
+`))
 	out, err := e.Run(context.Background(), "implement", worktree(t, nil), "")
 	var oe *outcome.Error
 	if !errors.As(err, &oe) {
@@ -204,7 +204,7 @@ exit 3
 }
 
 func TestExecAgentCannotStart(t *testing.T) {
-	_, err := NewExec("true", nil).Run(context.Background(), "plan", filepath.Join(t.TempDir(), "missing"), "")
+	_, err := NewExec("true").Run(context.Background(), "plan", filepath.Join(t.TempDir(), "missing"), "")
 	if got := outcome.ClassOf(err); got != outcome.Deterministic {
 		t.Fatalf("%v classified %s, want deterministic", err, got)
 	}

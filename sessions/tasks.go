@@ -143,7 +143,7 @@ func TaskSpent(l *meter.Ledger) func(ctx context.Context, t pipeline.Task) (floa
 // own model. What the sandbox still guarantees is that no Warden secret is
 // readable and only the worktree (and a private HOME) is writable.
 func execAgent(cfg *config.Config) *agent.ExecAgent {
-	ex := agent.NewExec(cfg.AgentCommand, nil)
+	ex := agent.NewExec(cfg.AgentCommand)
 	ex.Network = true
 	return ex
 }
