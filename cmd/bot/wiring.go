@@ -9,22 +9,20 @@ import (
 )
 
 func (a *app) newPipeline(ws *workspace.Manager) (*pipeline.Pipeline, error) {
-	newSession, err := sessions.New(a.cfg, a.log)
-	if err != nil {
-		return nil, err
-	}
+	// Every attempt of the worker is charged to the task's ledger, so only
+	// NewTaskSession is set (NewSession serves `bot run`).
 	ledger := sessions.NewLedger(a.cfg, a.backend.RDB, a.metrics)
 	newTask, err := sessions.Tasks(a.cfg, a.log, ledger)
-	if a.cfg.Agent == "exec" {
-		newTask = sessions.ExecTasks(a.cfg, ledger)
-	}
 	if err != nil {
 		return nil, err
+	}
+	if a.cfg.Agent == "exec" {
+		newTask = sessions.ExecTasks(a.cfg, ledger)
 	}
 	h := &runner.Hooks{History: jobs.NewHistory(a.backend.RDB), Links: jobs.NewLinks(a.backend.RDB),
 		Interventions: jobs.NewInterventions(a.backend.RDB), Queue: a.queue, Log: a.log, CIGrace: a.cfg.CIGrace}
 	return &pipeline.Pipeline{
-		Workspace: ws, NewSession: newSession, NewTaskSession: newTask, Spent: sessions.TaskSpent(ledger), Prefix: a.cfg.LabelPrefix, Log: a.log, Metrics: a.metrics,
+		Workspace: ws, NewTaskSession: newTask, Spent: sessions.TaskSpent(ledger), Prefix: a.cfg.LabelPrefix, Log: a.log, Metrics: a.metrics,
 		Counter: jobs.NewCounter(a.backend.RDB), Spawn: h.Spawn, OnOutcome: h.OnOutcome, Tree: h.Tree, OnIntervention: h.OnIntervention,
 	}, nil
 }
