@@ -70,12 +70,9 @@ func (w *Worktree) Commit(ctx context.Context, msg, name, email string) (string,
 // per-command auth, then reads the branch back: its commit (and so its tree)
 // must be the one the guards judged.
 func (w *Worktree) Push(ctx context.Context, remoteURL, token string) error {
-	sha := w.commit
-	if sha == "" {
-		var err error
-		if sha, err = w.revParse(ctx, "HEAD"); err != nil {
-			return err
-		}
+	sha, err := w.committed(ctx)
+	if err != nil {
+		return err
 	}
 	ref := "refs/heads/" + w.Branch
 	if _, err := w.git(ctx, token, nil, "-c", "core.hooksPath=/dev/null", "push", "--force", "--quiet", "--no-verify", remoteURL, sha+":"+ref); err != nil {
@@ -94,6 +91,15 @@ func (w *Worktree) readBack(ctx context.Context, remoteURL, token, ref, sha stri
 		return fmt.Errorf("the remote %s is at %q, not the judged commit %s", ref, got, sha)
 	}
 	return nil
+}
+
+// committed is the commit Commit made, or HEAD when none was made here
+// (a retried release finds its commit on the branch).
+func (w *Worktree) committed(ctx context.Context) (string, error) {
+	if w.commit != "" {
+		return w.commit, nil
+	}
+	return w.revParse(ctx, "HEAD")
 }
 
 func (w *Worktree) revParse(ctx context.Context, rev string) (string, error) {

@@ -158,12 +158,9 @@ func countLines(s string) int {
 // expect: a push by anyone else since Warden read the head is never
 // overwritten. Like Push, it reads the branch back.
 func (w *Worktree) PushOnto(ctx context.Context, remoteURL, token, expect string) error {
-	sha := w.commit
-	if sha == "" {
-		var err error
-		if sha, err = w.revParse(ctx, "HEAD"); err != nil {
-			return err
-		}
+	sha, err := w.committed(ctx)
+	if err != nil {
+		return err
 	}
 	ref := "refs/heads/" + w.Branch
 	lease := "--force-with-lease=" + ref + ":" + expect
