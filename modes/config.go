@@ -50,6 +50,17 @@ type Config struct {
 	MaxDeferrals   int               `yaml:"max_deferrals"`
 	ContextTokens  int               `yaml:"context_tokens"` // the planner's repository-context budget
 	Followups      Followups         `yaml:"followups"`
+	// Baseline runs the test command on the base commit too, so failures
+	// already there and flaky tests are not the change's (default on).
+	Baseline bool  `yaml:"baseline"`
+	Flaky    Flaky `yaml:"flaky"`
+}
+
+// Flaky is what Warden may do about tests it found flaky.
+type Flaky struct {
+	// Merge lets the maintenance merge go ahead when the PR's own CI failed
+	// only on tests an attempt marked flaky (default off: red is red).
+	Merge bool `yaml:"merge"`
 }
 
 // Followups bounds follow-up attempts (review feedback, CI fixes, conflict
@@ -106,6 +117,7 @@ var TestGlobs = []string{"**/*_test.go", "test/**", "tests/**", "testdata/**", "
 func Default() Config {
 	return Config{
 		Test:           "go test ./...",
+		Baseline:       true,
 		ProtectedPaths: mergeProtected([]string{"**/*_test.go", "test/**", "tests/**", "testdata/**", ".github/**"}),
 		Maintenance:    ModeLimits{MaxFiles: 2, MaxLines: 150, AutoMerge: true},
 		Evolution:      ModeLimits{MaxFiles: 20, MaxLines: 1000},

@@ -25,6 +25,9 @@ type Command struct {
 	// it, with the network on; every other command only reads it, offline.
 	Cache string
 	Setup bool
+	// Reports is a directory outside the worktree the command may write:
+	// a test reporter's file lands there, never in the change.
+	Reports string
 }
 
 // Result is how a command ended.
@@ -88,6 +91,9 @@ func Run(ctx context.Context, c Command) Result {
 			return Result{Err: err, ExitCode: -1}
 		}
 		writable, network = append(writable, c.Cache), true
+	}
+	if c.Reports != "" {
+		writable = append(writable, c.Reports)
 	}
 	sr := sandbox.Run(ctx, sandbox.Spec{
 		Argv: []string{"sh", "-c", c.Line}, Dir: c.Dir, Env: env, Home: home,
