@@ -39,6 +39,8 @@ type attempt struct {
 	output   string // the last tool output worth quoting
 	outTitle string
 	pctx     *planContext // the planner's repository view, comments and reads
+	bs       *baseState   // the baseline and how test runs are read (baseline_start.go)
+	tests    *verdict     // the last test run, judged against the baseline
 }
 
 // ending is a decision that ends an attempt without a failure in the usual
@@ -52,6 +54,7 @@ func (a *attempt) run(ctx context.Context) Result {
 	if err == nil {
 		err = a.supervised(ctx)
 	}
+	defer a.closeBaseline()
 	return a.result(ctx, withHTTPStatus(err))
 }
 
@@ -107,6 +110,9 @@ func (a *attempt) prepare(ctx context.Context) error {
 		return err
 	}
 	if err := a.runSetup(ctx); err != nil {
+		return err
+	}
+	if err := a.startBaseline(ctx); err != nil {
 		return err
 	}
 	budget := a.cfg.BudgetUSD
