@@ -167,6 +167,12 @@ func (a *attempt) issueAbout(id string) bool {
 	if short := strings.ToLower(strings.TrimPrefix(name, "Test")); short != strings.ToLower(name) && len(short) >= 3 && strings.Contains(text, short) {
 		return true
 	}
+	for _, f := range a.plan.Files { // a test named after the unit the plan changes
+		unit := strings.ToLower(strings.TrimSuffix(path.Base(f), path.Ext(f)))
+		if len(unit) >= 3 && strings.Contains(strings.ToLower(name), unit) {
+			return true
+		}
+	}
 	pkg, _, ok := strings.Cut(id, " ")
 	if !ok || a.bs.plan.Kind != testreport.GoJSON {
 		return false
