@@ -156,9 +156,11 @@ func (a *attempt) baseForRerun(ctx context.Context) (string, testreport.Plan, st
 // the issue is about stays the model's job even if it fails on the base.
 func (a *attempt) issueAbout(id string) bool {
 	text := strings.ToLower(a.t.Title + "\n" + a.t.Body)
-	name := id
-	if i := strings.LastIndexAny(id, " >"); i >= 0 {
-		name = strings.TrimSpace(id[i+1:])
+	name := id // "<package> TestX" for Go, "suite > name" for JUnit
+	if i := strings.LastIndex(id, " > "); i >= 0 {
+		name = id[i+3:]
+	} else if i := strings.LastIndex(id, " "); i >= 0 {
+		name = id[i+1:]
 	}
 	name, _, _ = strings.Cut(name, "/")
 	if n := strings.ToLower(name); len(n) >= 4 && strings.Contains(text, n) {

@@ -85,7 +85,7 @@ func TestBaselineGoPreExistingFailureIsNotTheModels(t *testing.T) {
 	if rec.Outcome != outcome.Completed || rec.PR == 0 || rec.Tests == nil {
 		t.Fatalf("record = %+v\n%s", rec, tail(w.Bot.Logs(), 4000))
 	}
-	if want := []string{"example.com/calc/clock TestCertificate"}; !slices.Equal(rec.Tests.PreExisting, want) || len(rec.Tests.Caused) != 0 || len(rec.Tests.Flaky) != 0 || rec.Tests.Base == "" {
+	if want := []string{"example.com/calc/clock TestCertificate"}; !slices.Equal(rec.Tests.PreExisting, want) || len(rec.Tests.Caused) != 0 || len(rec.Tests.Flaky) != 0 || len(rec.Tests.FixedUnrelated) != 0 || rec.Tests.Base == "" {
 		t.Fatalf("tests = %+v", rec.Tests)
 	}
 	if body := w.Pull().Body; !strings.Contains(body, "1 test already fails on `main`; not caused by this change: `example.com/calc/clock TestCertificate`") {
@@ -152,5 +152,32 @@ func TestBaselineGoCausedFailureGoesToTheFixLoop(t *testing.T) {
 	}
 	if !slices.Equal(rec.Tests.PreExisting, []string{"example.com/calc/clock TestCertificate"}) || len(rec.Tests.Caused) != 0 {
 		t.Errorf("tests = %+v", rec.Tests)
+	}
+}
+
+// A command judged by its exit status alone (a shell list) that already
+// fails on the base ends the attempt blocked before any model call, naming
+// the command, the commit and what the maintainer can do.
+func TestBaselineRedBaseBlocksAnExitStatusCommand(t *testing.T) {
+	w := newWorld(t, tw.WithConfig("test: go vet ./... && go test ./...\nmax_fix_attempts: 2\n"))
+	w.Model.Script(happyScript)
+	w.Label(44, "Add returns the difference", "calc.Add(2, 3) returns -1; it should add.", "warden:maintenance", "alice")
+	rec := w.OutcomeOf(44, 120*time.Second)
+	if rec.Outcome != outcome.Blocked || rec.Obstacle.Kind != "red_base" || rec.Tests == nil || rec.Tests.Base == "" {
+		t.Fatalf("record = %+v\n%s", rec, tail(w.Bot.Logs(), 4000))
+	}
+	for _, want := range []string{"`go vet ./... && go test ./...`", "already fails on `main` at " + rec.Tests.Base[:12]} {
+		if !strings.Contains(rec.Summary, want) {
+			t.Errorf("summary lacks %q: %s", want, rec.Summary)
+		}
+	}
+	if !strings.Contains(rec.Recommendation, "set `test:`") {
+		t.Errorf("recommendation = %q", rec.Recommendation)
+	}
+	if n := len(w.Model.Requests()); n != 0 {
+		t.Errorf("%d model requests before a red base blocked the attempt", n)
+	}
+	if !w.HasLabel(44, "warden:blocked") {
+		t.Errorf("labels = %v", w.GH.Labels(repo, 44))
 	}
 }
