@@ -181,3 +181,26 @@ func TestBaselineRedBaseBlocksAnExitStatusCommand(t *testing.T) {
 		t.Errorf("labels = %v", w.GH.Labels(repo, 44))
 	}
 }
+
+// Hollow success stays caught: a change that also makes a failure already
+// on main pass, in code the issue is not about, is reported, not counted.
+func TestBaselineGoUnrelatedFixIsReported(t *testing.T) {
+	w := newWorld(t, merged(expired))
+	w.Model.Script(func(req fakemodel.Request) fakemodel.Reply {
+		if req.Stage == "implement" {
+			return text(fixBlock + "\nclock/clock.go\n<<<<<<< SEARCH\nfunc Year() int { return 2020 }\n=======\nfunc Year() int { return 2030 }\n>>>>>>> REPLACE\n")
+		}
+		return happyScript(req)
+	})
+	w.Label(45, "Add returns the difference", "calc.Add(2, 3) returns -1; it should add.", "warden:maintenance", "alice")
+	rec := w.OutcomeOf(45, 120*time.Second)
+	if rec.Outcome != outcome.Completed || rec.Tests == nil {
+		t.Fatalf("record = %+v\n%s", rec, tail(w.Bot.Logs(), 4000))
+	}
+	if want := []string{"example.com/calc/clock TestCertificate"}; !slices.Equal(rec.Tests.FixedUnrelated, want) || len(rec.Tests.PreExisting) != 0 {
+		t.Fatalf("tests = %+v", rec.Tests)
+	}
+	if body := w.Pull().Body; !strings.Contains(body, "though the issue is not about it") || !strings.Contains(body, "not counted as the fix") {
+		t.Errorf("PR body does not report the unrelated fix:\n%s", body)
+	}
+}
