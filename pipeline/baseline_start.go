@@ -79,8 +79,9 @@ func (a *attempt) leadOrJoin(ctx context.Context, key string, cache baselineCach
 		return err
 	}
 	a.bs.bplan = testreport.Instrument(a.cfg.Test, a.bs.breps)
+	plan, reports := a.bs.bplan, a.bs.breps // a fresh start may replace a.bs meanwhile
 	go func() {
-		b, err := a.runBaseline(ctx, bc, a.bs.bplan, a.bs.breps)
+		b, err := a.runBaseline(ctx, bc, plan, reports)
 		if err == nil {
 			if perr := cache.put(key, b); perr != nil {
 				a.log.Warn("baseline not cached", "err", perr)
