@@ -79,12 +79,14 @@ func (a *attempt) leadOrJoin(ctx context.Context, key string, cache baselineCach
 		return err
 	}
 	a.bs.bplan = testreport.Instrument(a.cfg.Test, a.bs.breps)
-	plan, reports := a.bs.bplan, a.bs.breps // a fresh start may replace a.bs meanwhile
+	// A fresh start may replace a.bs and a.cfg meanwhile: the run reads a snapshot.
+	plan, reports := a.bs.bplan, a.bs.breps
+	snap := &attempt{p: a.p, t: a.t, log: a.log, cfg: a.cfg}
 	go func() {
-		b, err := a.runBaseline(ctx, bc, plan, reports)
+		b, err := snap.runBaseline(ctx, bc, plan, reports)
 		if err == nil {
 			if perr := cache.put(key, b); perr != nil {
-				a.log.Warn("baseline not cached", "err", perr)
+				snap.log.Warn("baseline not cached", "err", perr)
 			}
 		}
 		f.finish(key, b, err)
