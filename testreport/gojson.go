@@ -34,8 +34,9 @@ func goPlan(line, _ string) (Plan, bool) {
 			}
 			names = append(names, name)
 		}
-		// Flags may follow the packages; a later -run replaces an earlier one.
-		return p.Line + " -run " + quote(alternation(names))
+		// Flags may follow the packages; a later -run replaces an earlier
+		// one; -count=1 because a re-run must run, not read the test cache.
+		return p.Line + " -count=1 -run " + quote(alternation(names))
 	}
 	return p, true
 }

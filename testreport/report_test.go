@@ -38,7 +38,7 @@ func TestInstrumentAddsAReporterOnlyToPlainCommands(t *testing.T) {
 func TestRerunSelectsOnlyTheNamedTests(t *testing.T) {
 	p := Instrument("go test ./...", "")
 	line, ok := p.Rerun([]string{"example.com/m/b TestB", "example.com/m/a TestA"})
-	if !ok || line != "go test -json ./... -run '^(TestA|TestB)$'" {
+	if !ok || line != "go test -json ./... -count=1 -run '^(TestA|TestB)$'" {
 		t.Fatalf("Rerun = %q, %v", line, ok)
 	}
 	if _, ok := p.Rerun([]string{"example.com/m/a"}); ok {
