@@ -40,9 +40,18 @@ func TestIssueAboutTellsTheIssuesTestsFromOthers(t *testing.T) {
 		"example.com/m/clock TestCertificate": false,
 		"suite > calc sums":                   true, // named after the unit the plan changes
 		"suite > certificate":                 false,
+		"calc add":                            false, // a Go id: "add" is the test
 	} {
 		if got := a.issueAbout(id); got != want {
 			t.Errorf("issueAbout(%q) = %v, want %v", id, got, want)
 		}
+	}
+}
+
+func TestIssueAboutReadsJUnitNamesWhole(t *testing.T) {
+	a := &attempt{t: Task{Title: "add returns the difference"}, plan: agent.Plan{Files: []string{"calc.js"}},
+		bs: &baseState{plan: testreport.Instrument("node --test", t.TempDir())}}
+	if !a.issueAbout("calc add") || a.issueAbout("certificate") || !a.issueAbout("suite > calc sums") {
+		t.Fatal("a node test named after the changed unit is not the issue's, or an unrelated one is")
 	}
 }

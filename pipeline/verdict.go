@@ -157,10 +157,10 @@ func (a *attempt) baseForRerun(ctx context.Context) (string, testreport.Plan, st
 func (a *attempt) issueAbout(id string) bool {
 	text := strings.ToLower(a.t.Title + "\n" + a.t.Body)
 	name := id // "<package> TestX" for Go, "suite > name" for JUnit
-	if i := strings.LastIndex(id, " > "); i >= 0 {
-		name = id[i+3:]
-	} else if i := strings.LastIndex(id, " "); i >= 0 {
+	if i := strings.LastIndex(id, " "); i >= 0 && a.bs.plan.Kind == testreport.GoJSON {
 		name = id[i+1:]
+	} else if i := strings.LastIndex(id, " > "); i >= 0 {
+		name = id[i+3:]
 	}
 	name, _, _ = strings.Cut(name, "/")
 	if n := strings.ToLower(name); len(n) >= 4 && strings.Contains(text, n) {
