@@ -41,6 +41,8 @@ type attempt struct {
 	pctx     *planContext // the planner's repository view, comments and reads
 	bs       *baseState   // the baseline and how test runs are read (baseline_start.go)
 	tests    *verdict     // the last test run, judged against the baseline
+	// knownFlaky are flaky tests an earlier task on the repository reported.
+	knownFlaky map[string]bool
 }
 
 // ending is a decision that ends an attempt without a failure in the usual

@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"os"
+	"strings"
 	"testing"
 	"time"
 
@@ -52,5 +53,24 @@ func TestIssueAboutReadsJUnitNamesWhole(t *testing.T) {
 		bs: &baseState{plan: testreport.Instrument("node --test", t.TempDir())}}
 	if !a.issueAbout("calc add") || a.issueAbout("certificate") || !a.issueAbout("suite > calc sums") {
 		t.Fatal("a node test named after the changed unit is not the issue's, or an unrelated one is")
+	}
+}
+
+func TestTestsNoteNamesAFlakyTestOncePerRepository(t *testing.T) {
+	a := &attempt{t: Task{DefaultBranch: "main"}, tests: &verdict{hasBase: true,
+		pre: []string{"p TestA", "p TestB"}, flaky: []string{"p TestC", "p TestD"}}}
+	a.knownFlaky = map[string]bool{"p TestD": true}
+	note := a.testsNote()
+	for _, want := range []string{
+		"2 tests already fail on `main`; not caused by this change: `p TestA`, `p TestB`.",
+		"1 test failed and then passed on a re-run (flaky); not handed to the model: `p TestC`.",
+		"1 test known to be flaky here failed and passed on a re-run.",
+	} {
+		if !strings.Contains(note, want) {
+			t.Errorf("note lacks %q:\n%s", want, note)
+		}
+	}
+	if strings.Contains(note, "TestD") {
+		t.Errorf("a known flaky test is named again:\n%s", note)
 	}
 }

@@ -34,8 +34,19 @@ func (a *attempt) testsNote() string {
 	if n := len(v.pre); n > 0 {
 		parts = append(parts, fmt.Sprintf("%s already %s on `%s`; not caused by this change: %s.", plural(n, "test"), verb(n, "fails", "fail"), branch, names(v.pre)))
 	}
-	if n := len(v.flaky); n > 0 {
-		parts = append(parts, fmt.Sprintf("%s failed and then passed on a re-run (flaky); not handed to the model: %s.", plural(n, "test"), names(v.flaky)))
+	var fresh, known []string
+	for _, id := range v.flaky {
+		if a.knownFlaky[id] {
+			known = append(known, id)
+		} else {
+			fresh = append(fresh, id)
+		}
+	}
+	if n := len(fresh); n > 0 {
+		parts = append(parts, fmt.Sprintf("%s failed and then passed on a re-run (flaky); not handed to the model: %s.", plural(n, "test"), names(fresh)))
+	}
+	if n := len(known); n > 0 { // reported in full on the repository's first task that met them
+		parts = append(parts, fmt.Sprintf("%s known to be flaky here failed and passed on a re-run.", plural(n, "test")))
 	}
 	if n := len(v.fixedOther); n > 0 {
 		parts = append(parts, fmt.Sprintf("%s that %s on `%s` %s now, though the issue is not about %s: check that this change meant to; it is not counted as the fix: %s.",
@@ -61,6 +72,10 @@ func (a *attempt) countFlaky(ctx context.Context, flaky []string) {
 		if n == 1 {
 			a.log.Warn("new flaky test", "test", id, "fingerprint", fp)
 		} else {
+			if a.knownFlaky == nil {
+				a.knownFlaky = map[string]bool{}
+			}
+			a.knownFlaky[id] = true
 			a.log.Info("known flaky test", "test", id, "fingerprint", fp, "count", n)
 		}
 	}
