@@ -147,7 +147,9 @@ func (a *attempt) testRun(ctx context.Context, stage, dir, line string, plan tes
 		msg = "baseline finished" // concurrent with the model: not on the critical path
 	}
 	a.log.Info(msg, "stage", stage, "exit_code", res.ExitCode, "duration_ms", res.Duration.Milliseconds())
-	return res, plan.Parse(res.Output, res.ExitCode, res.TimedOut, dir)
+	r := plan.Parse(res.Output, res.ExitCode, res.TimedOut, dir)
+	r.Output = cutMiddle(r.Output, 64<<10) // as much as a plain run keeps
+	return res, r
 }
 
 // runBaseline runs the test command on the base copy and caches the result
