@@ -107,7 +107,7 @@ func (a *attempt) rerun(ctx context.Context, fresh []string) (flaky, caused []st
 		return flaky, caused
 	}
 	line, _ := plan.Rerun(caused)
-	_, r := a.testRun(ctx, StageBaseline, dir, line, plan, reports)
+	_, r := a.testRun(ctx, StageBaseline+" re-run", dir, line, plan, reports) // on the critical path: "command finished"
 	var stillGreen []string
 	for _, id := range caused {
 		if slices.Contains(r.Failed, id) {
