@@ -87,8 +87,8 @@ func Run(ctx context.Context, p Profile) Result {
 	if p.Cache != "" {
 		if p.Kind == Setup {
 			s.writable = append(s.writable, p.Cache)
-		} else {
-			s.readOnly = append(s.readOnly, p.Cache)
+		} else if fi, err := os.Stat(p.Cache); err == nil && fi.IsDir() {
+			s.readOnly = append(s.readOnly, p.Cache) // none yet: nothing to read
 		}
 	}
 	p.Network.apply(&s)

@@ -45,7 +45,12 @@ func gitManager(t *testing.T, park int) (*workspace.Manager, string) {
 
 func gitPrepare(t *testing.T, m *workspace.Manager, cloneURL, key string) *workspace.Worktree {
 	t.Helper()
-	w, err := m.Prepare(context.Background(), workspace.PrepareRequest{Repo: "acme/calc", CloneURL: cloneURL, BaseBranch: "main", Branch: "warden/1-" + key, TaskKey: key})
+	return gitPrepareRepo(t, m, cloneURL, "acme/calc", key)
+}
+
+func gitPrepareRepo(t *testing.T, m *workspace.Manager, cloneURL, repo, key string) *workspace.Worktree {
+	t.Helper()
+	w, err := m.Prepare(context.Background(), workspace.PrepareRequest{Repo: repo, CloneURL: cloneURL, BaseBranch: "main", Branch: "warden/1-" + key, TaskKey: key})
 	if err != nil {
 		t.Fatal(err)
 	}
