@@ -38,10 +38,13 @@ func TestRedactsEncodedSecrets(t *testing.T) {
 // mixCase upper-cases every other letter (issue #26 item 7: hex redaction
 // covered only all-lower and all-upper).
 func mixCase(s string) string {
-	b := []byte(s)
+	b, n := []byte(s), 0
 	for i := range b {
-		if i%2 == 0 && b[i] >= 'a' && b[i] <= 'f' {
-			b[i] -= 'a' - 'A'
+		if b[i] >= 'a' && b[i] <= 'f' {
+			if n%2 == 0 {
+				b[i] -= 'a' - 'A'
+			}
+			n++
 		}
 	}
 	return string(b)
