@@ -38,13 +38,24 @@ func BenchmarkBaselineCost(b *testing.B) {
 	cache := filepath.Join(on.Env["WARDEN_DATA_DIR"], "baselines")
 	var none, cold, warm time.Duration
 	b.ResetTimer()
-	for range b.N {
-		none += measure(off).wall
-		if err := os.RemoveAll(cache); err != nil {
-			b.Fatal(err)
+	for i := range b.N {
+		// The order rotates: on a loaded machine, a fixed order would
+		// charge whatever the load does over a round to one variant.
+		off1 := func() { none += measure(off).wall }
+		coldWarm := func() {
+			if err := os.RemoveAll(cache); err != nil {
+				b.Fatal(err)
+			}
+			cold += measure(on).wall
+			warm += measure(on).wall
 		}
-		cold += measure(on).wall
-		warm += measure(on).wall
+		if i%2 == 0 {
+			off1()
+			coldWarm()
+		} else {
+			coldWarm()
+			off1()
+		}
 	}
 	b.StopTimer()
 	n := float64(b.N)
