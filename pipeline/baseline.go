@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/warden-bot/warden/outcome"
+	"github.com/warden-bot/warden/sandbox"
 	"github.com/warden-bot/warden/testreport"
 	"github.com/warden-bot/warden/workspace"
 )
@@ -133,29 +134,33 @@ func (c baselineCache) put(key string, b baseline) error {
 	return os.Rename(tmp.Name(), c.path(key))
 }
 
-// testRun is one run of a test plan in a directory, read test by test.
-func (a *attempt) testRun(ctx context.Context, stage, dir, line string, plan testreport.Plan, reports string) (workspace.Result, testreport.Result) {
-	plan.ClearReports(dir)
+// testRun is one run of a test plan in a tree, read test by test.
+func (a *attempt) testRun(ctx context.Context, stage string, tree sandbox.Tree, line string, plan testreport.Plan) (workspace.Result, testreport.Result) {
+	plan.ClearReports(tree.Dir)
 	max := 0
 	if plan.Kind == testreport.GoJSON {
 		max = 16 << 20 // events are verbose; what the model sees is cut later
 	}
-	res := workspace.Run(ctx, workspace.Command{Dir: dir, Line: line, Timeout: a.cfg.Timeouts.Test, Network: a.cfg.Network,
-		Cache: a.cache(), Reports: reports, MaxOutput: max})
+	network := sandbox.NoNetwork
+	if a.cfg.Network {
+		network = sandbox.Egress
+	}
+	res := workspace.Run(ctx, workspace.Command{Tree: tree, Kind: sandbox.Test, Line: line, Timeout: a.cfg.Timeouts.Test,
+		Network: network, Cache: a.cache(), MaxOutput: max, Report: plan.Report})
 	msg := "command finished"
 	if stage == StageBaseline {
 		msg = "baseline finished" // concurrent with the model: not on the critical path
 	}
 	a.log.Info(msg, "stage", stage, "exit_code", res.ExitCode, "duration_ms", res.Duration.Milliseconds())
-	r := plan.Parse(res.Output, res.ExitCode, res.TimedOut, dir)
+	r := plan.Parse(res.Output, res.ExitCode, res.TimedOut || res.Cap != "", tree.Dir, res.Report)
 	r.Output = cutMiddle(r.Output, 64<<10) // as much as a plain run keeps
 	return res, r
 }
 
 // runBaseline runs the test command on the base copy and caches the result
 // when it is one (a command that could not start, or was killed, is not).
-func (a *attempt) runBaseline(ctx context.Context, bc *workspace.BaseCopy, plan testreport.Plan, reports string) (baseline, error) {
-	res, r := a.testRun(ctx, StageBaseline, bc.Dir, plan.Line, plan, reports)
+func (a *attempt) runBaseline(ctx context.Context, bc *workspace.BaseCopy, plan testreport.Plan) (baseline, error) {
+	res, r := a.testRun(ctx, StageBaseline, bc.Tree(), plan.Line, plan)
 	if res.Err != nil || res.Canceled || ctx.Err() != nil {
 		return baseline{}, fmt.Errorf("baseline on %s: %w", bc.SHA, firstErr(res.Err, ctx.Err(), context.Canceled))
 	}

@@ -3,7 +3,6 @@ package pipeline
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"time"
 
@@ -16,12 +15,9 @@ import (
 // base result being run or read from the cache, and the base checkout
 // while one exists.
 type baseState struct {
-	plan    testreport.Plan // for the task's worktree
-	reports string          // where its reporters write
-	future  *baseFuture
-	copy    *workspace.BaseCopy
-	bplan   testreport.Plan // for the base checkout, with its own reports dir
-	breps   string
+	plan   testreport.Plan
+	future *baseFuture
+	copy   *workspace.BaseCopy
 }
 
 // startBaseline reads the base commit's result from the cache or starts
@@ -36,11 +32,7 @@ func (a *attempt) startBaseline(ctx context.Context) error {
 	if a.cfg.Test == "" || a.p.Workspace == nil {
 		return nil
 	}
-	reports, err := os.MkdirTemp("", "warden-reports-")
-	if err != nil {
-		return fmt.Errorf("reports dir: %w", err)
-	}
-	a.bs = &baseState{reports: reports, plan: testreport.Instrument(a.cfg.Test, reports)}
+	a.bs = &baseState{plan: testreport.Instrument(a.cfg.Test)}
 	if !a.cfg.Baseline {
 		return nil
 	}
@@ -74,16 +66,11 @@ func (a *attempt) leadOrJoin(ctx context.Context, key string, cache baselineCach
 		return err
 	}
 	a.bs.copy = bc
-	if a.bs.breps, err = os.MkdirTemp("", "warden-reports-"); err != nil {
-		f.finish(key, baseline{}, err)
-		return err
-	}
-	a.bs.bplan = testreport.Instrument(a.cfg.Test, a.bs.breps)
 	// A fresh start may replace a.bs and a.cfg meanwhile: the run reads a snapshot.
-	plan, reports := a.bs.bplan, a.bs.breps
+	plan := a.bs.plan
 	snap := &attempt{p: a.p, t: a.t, log: a.log, cfg: a.cfg}
 	go func() {
-		b, err := snap.runBaseline(ctx, bc, plan, reports)
+		b, err := snap.runBaseline(ctx, bc, plan)
 		if err == nil {
 			if perr := cache.put(key, b); perr != nil {
 				snap.log.Warn("baseline not cached", "err", perr)
@@ -134,21 +121,16 @@ func (a *attempt) baseWait(ctx context.Context) (baseline, bool) {
 	return b, true
 }
 
-// closeBaseline removes the base checkout and report dirs once the
-// baseline, which other tasks may be waiting for, has finished.
+// closeBaseline removes the base checkout once the baseline, which other
+// tasks may be waiting for, has finished.
 func (a *attempt) closeBaseline() {
 	bs := a.bs
-	if bs == nil {
-		return
-	}
-	_ = os.RemoveAll(bs.reports)
-	if bs.copy == nil {
+	if bs == nil || bs.copy == nil {
 		return
 	}
 	go func() {
 		<-bs.future.done
 		bs.copy.Remove(context.Background())
-		_ = os.RemoveAll(bs.breps)
 	}()
 }
 

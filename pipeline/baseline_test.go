@@ -34,7 +34,7 @@ func TestBaselineCacheKeepsAResultForItsLifetime(t *testing.T) {
 func TestIssueAboutTellsTheIssuesTestsFromOthers(t *testing.T) {
 	a := &attempt{t: Task{Title: "Add returns the difference", Body: "see TestParseDate"},
 		plan: agent.Plan{Files: []string{"calc/calc.go"}},
-		bs:   &baseState{plan: testreport.Instrument("go test ./...", "")}}
+		bs:   &baseState{plan: testreport.Instrument("go test ./...")}}
 	for id, want := range map[string]bool{
 		"example.com/m/calc TestMul":          true, // in a package the plan changes
 		"example.com/m/dates TestParseDate":   true, // named in the issue
@@ -50,7 +50,7 @@ func TestIssueAboutTellsTheIssuesTestsFromOthers(t *testing.T) {
 
 func TestIssueAboutReadsJUnitNamesWhole(t *testing.T) {
 	a := &attempt{t: Task{Title: "add returns the difference"}, plan: agent.Plan{Files: []string{"calc.js"}},
-		bs: &baseState{plan: testreport.Instrument("node --test", t.TempDir())}}
+		bs: &baseState{plan: testreport.Instrument("node --test")}}
 	if !a.issueAbout("calc add") || a.issueAbout("certificate") || !a.issueAbout("suite > calc sums") {
 		t.Fatal("a node test named after the changed unit is not the issue's, or an unrelated one is")
 	}

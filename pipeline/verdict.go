@@ -53,10 +53,10 @@ func (v verdict) modelOutput() string {
 // failures: the base's, flaky ones (re-run), and the change's.
 func (a *attempt) judgeTests(ctx context.Context) verdict {
 	if a.bs == nil {
-		a.bs = &baseState{plan: testreport.Instrument(a.cfg.Test, "")}
+		a.bs = &baseState{plan: testreport.Instrument(a.cfg.Test)}
 	}
 	bs := a.bs
-	res, r := a.testRun(ctx, StageTest, a.wt.Dir, bs.plan.Line, bs.plan, bs.reports)
+	res, r := a.testRun(ctx, StageTest, a.wt.Tree(), bs.plan.Line, bs.plan)
 	v := verdict{res: res, run: r}
 	if res.Err != nil || ctx.Err() != nil {
 		return v
@@ -96,18 +96,18 @@ func (a *attempt) rerun(ctx context.Context, fresh []string) (flaky, caused []st
 	caused = fresh
 	for i := 0; i < reruns && len(caused) > 0 && ctx.Err() == nil; i++ {
 		line, _ := a.bs.plan.Rerun(caused)
-		_, r := a.testRun(ctx, StageTest, a.wt.Dir, line, a.bs.plan, a.bs.reports)
+		_, r := a.testRun(ctx, StageTest, a.wt.Tree(), line, a.bs.plan)
 		caused, flaky = split(caused, r.Failed, flaky)
 	}
 	if len(caused) == 0 || ctx.Err() != nil {
 		return flaky, caused
 	}
-	dir, plan, reports, ok := a.baseForRerun(ctx)
+	bc, ok := a.baseForRerun(ctx)
 	if !ok {
 		return flaky, caused
 	}
-	line, _ := plan.Rerun(caused)
-	_, r := a.testRun(ctx, StageBaseline+" re-run", dir, line, plan, reports) // on the critical path: "command finished"
+	line, _ := a.bs.plan.Rerun(caused)
+	_, r := a.testRun(ctx, StageBaseline+" re-run", bc.Tree(), line, a.bs.plan) // on the critical path: "command finished"
 	var stillGreen []string
 	for _, id := range caused {
 		if slices.Contains(r.Failed, id) {
@@ -135,22 +135,20 @@ func split(failing, failedNow, passed []string) (still, pass []string) {
 // baseline ran in, or a new one when the cache answered. Without one that
 // has what `setup:` installed (a cached baseline with a setup command), the
 // base re-run is skipped.
-func (a *attempt) baseForRerun(ctx context.Context) (string, testreport.Plan, string, bool) {
+func (a *attempt) baseForRerun(ctx context.Context) (*workspace.BaseCopy, bool) {
 	bs := a.bs
 	if bs.copy == nil {
 		if a.cfg.Setup != "" {
-			return "", testreport.Plan{}, "", false
+			return nil, false
 		}
 		bc, err := a.wt.BaseCopy(ctx, false)
 		if err != nil {
 			a.log.Warn("no base checkout to re-run on", "err", err)
-			return "", testreport.Plan{}, "", false
+			return nil, false
 		}
 		bs.copy = bc
-		bs.breps = bs.reports
-		bs.bplan = bs.plan
 	}
-	return bs.copy.Dir, bs.bplan, bs.breps, true
+	return bs.copy, true
 }
 
 // issueAbout reports whether a test is what the issue is about: named in

@@ -36,13 +36,8 @@ func (a *attempt) testStage(ctx context.Context) error {
 			return nil
 		}
 		if fix >= a.cfg.MaxFixAttempts {
-<<<<<<< HEAD
 			return &outcome.Error{Class: outcome.TestFailure, Stage: StageTest, Output: v.modelOutput(),
-				Msg: fmt.Sprintf("the tests still fail after %d fix attempts", fix)}
-=======
-			return &outcome.Error{Class: outcome.TestFailure, Stage: StageTest, Output: res.Output,
 				Msg: fmt.Sprintf("the tests still fail after %d fix attempts", fix) + capNote(res)}
->>>>>>> main
 		}
 		a.tr.stage(ctx, StageTest, "running", fmt.Sprintf("fix %d of %d", fix+1, a.cfg.MaxFixAttempts))
 		in := a.editInput()

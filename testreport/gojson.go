@@ -10,7 +10,7 @@ import (
 // goPlan adds -json to a plain `go test …`: the same packages and tests,
 // reported as events. A command that builds without running (-c, -o,
 // -list), passes flags to the test binary (-args) or is not plain stays as it is.
-func goPlan(line, _ string) (Plan, bool) {
+func goPlan(line string) (Plan, bool) {
 	f := strings.Fields(line)
 	if len(f) < 2 || f[0] != "go" || f[1] != "test" || !plain(line) {
 		return Plan{}, false

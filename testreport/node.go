@@ -1,17 +1,19 @@
 package testreport
 
 import (
-	"path/filepath"
 	"slices"
 	"strings"
 )
 
+// ReportName is the file a reporter writes in the command's private HOME,
+// outside the worktree; the caller reads it back after the run.
+const ReportName = ".warden-junit.xml"
+
 // nodePlan gives a plain `node --test …` a second reporter, JUnit to a file
-// outside the worktree, beside the one it prints (spec): the same files and
-// tests run.
-func nodePlan(line, reportDir string) (Plan, bool) {
+// in HOME, beside the one it prints (spec): the same files and tests run.
+func nodePlan(line string) (Plan, bool) {
 	f := strings.Fields(line)
-	if len(f) < 2 || f[0] != "node" || !slices.Contains(f, "--test") || !plain(line) || reportDir == "" {
+	if len(f) < 2 || f[0] != "node" || !slices.Contains(f, "--test") || !plain(line) {
 		return Plan{}, false
 	}
 	for _, a := range f {
@@ -19,11 +21,11 @@ func nodePlan(line, reportDir string) (Plan, bool) {
 			return Plan{}, false
 		}
 	}
-	report := filepath.Join(reportDir, "node-junit.xml")
+	report := "$HOME/" + ReportName // expanded by the sandbox's shell
 	with := func(extra string) string {
 		return "node " + extra + "--test-reporter=spec --test-reporter-destination=stdout --test-reporter=junit --test-reporter-destination=" + report + " " + strings.Join(f[1:], " ")
 	}
-	p := Plan{Kind: NodeJU, Line: with(""), Report: report}
+	p := Plan{Kind: NodeJU, Line: with(""), Report: ReportName}
 	p.rerun = func(ids []string) string {
 		var names []string
 		for _, id := range ids {

@@ -9,18 +9,19 @@ import (
 )
 
 // Parse reads one run of p: its combined output, exit status (timedOut
-// counts as a failure) and the directory it ran in. A run whose results
-// cannot be read falls back to its exit status: a failed command with no
-// failing test named is failed as a whole under CommandID.
-func (p Plan) Parse(output string, exitCode int, timedOut bool, dir string) Result {
+// counts as a failure), the directory it ran in and the report it wrote
+// (p.Report's content, nil when none). A run whose results cannot be read
+// falls back to its exit status: a failed command with no failing test
+// named is failed as a whole under CommandID.
+func (p Plan) Parse(output string, exitCode int, timedOut bool, dir string, report []byte) Result {
 	r := Result{Structured: true, Output: output, Failures: map[string]string{}, Ran: -1}
 	ok := true
 	switch p.Kind {
 	case GoJSON:
 		r = parseGo(output)
 	case NodeJU:
-		ok = p.readFiles([]string{p.Report}, &r)
-		_ = os.Remove(p.Report) // a re-run must not read this run's report
+		r.Ran = 0
+		ok = report != nil && parseJUnit(report, &r) == nil
 	case Files:
 		files, _ := reportFiles(dir)
 		ok = len(files) > 0 && p.readFiles(files, &r)
@@ -55,7 +56,7 @@ func (p Plan) readFiles(files []string, r *Result) bool {
 // filesPlan reads the JUnit files Maven and Gradle write by themselves: the
 // command is not changed at all. Old reports are removed before each run
 // (ClearReports), so a file read afterwards is this run's.
-func filesPlan(line, _ string) (Plan, bool) {
+func filesPlan(line string) (Plan, bool) {
 	f := strings.Fields(line)
 	if len(f) == 0 {
 		return Plan{}, false
@@ -98,7 +99,7 @@ func (p Plan) ClearReports(dir string) {
 
 // cargoPlan reads `cargo test`'s own lines; a re-run names the tests
 // exactly after `--`, which only narrows what runs.
-func cargoPlan(line, _ string) (Plan, bool) {
+func cargoPlan(line string) (Plan, bool) {
 	f := strings.Fields(line)
 	if len(f) < 2 || f[0] != "cargo" || f[1] != "test" || !plain(line) {
 		return Plan{}, false

@@ -29,7 +29,8 @@ type Plan struct {
 	// Orig is the repository's command; Line the one run: Orig with a
 	// reporter flag added, never a change to what it selects.
 	Orig, Line string
-	// Report is the file a reporter writes, when it writes one.
+	// Report is the file a reporter writes in the command's HOME, when
+	// it writes one (ReportName); the caller hands its content to Parse.
 	Report string
 	// rerun is the command narrowed to the named tests; "" when the runner
 	// cannot select them (a package failed as a whole).
@@ -56,13 +57,12 @@ func (r Result) Green() bool { return len(r.Failed) == 0 }
 // exists (Structured is false, or the command failed outside any test).
 func CommandID(line string) string { return "command: " + line }
 
-// Instrument picks how to read line's results. reportDir is a directory the
-// command may write to, outside the worktree. An unknown or unsure shape
+// Instrument picks how to read line's results. An unknown or unsure shape
 // keeps the command exactly as written and reads its exit status.
-func Instrument(line, reportDir string) Plan {
+func Instrument(line string) Plan {
 	line = strings.TrimSpace(line)
-	for _, try := range []func(string, string) (Plan, bool){goPlan, nodePlan, cargoPlan, filesPlan} {
-		if p, ok := try(line, reportDir); ok {
+	for _, try := range []func(string) (Plan, bool){goPlan, nodePlan, cargoPlan, filesPlan} {
+		if p, ok := try(line); ok {
 			p.Orig = line
 			return p
 		}

@@ -1,15 +1,12 @@
 package testreport
 
 import (
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 )
 
 func TestInstrumentAddsAReporterOnlyToPlainCommands(t *testing.T) {
-	dir := t.TempDir()
 	for _, c := range []struct {
 		line, want string
 		kind       Kind
@@ -22,13 +19,13 @@ func TestInstrumentAddsAReporterOnlyToPlainCommands(t *testing.T) {
 		{"go test ./... -args -flag", "go test ./... -args -flag", Status},
 		{"make test", "make test", Status},
 		{"GOFLAGS=-x go test ./...", "GOFLAGS=-x go test ./...", Status},
-		{"node --test", "node --test-reporter=spec --test-reporter-destination=stdout --test-reporter=junit --test-reporter-destination=" + filepath.Join(dir, "node-junit.xml") + " --test", NodeJU},
+		{"node --test", "node --test-reporter=spec --test-reporter-destination=stdout --test-reporter=junit --test-reporter-destination=$HOME/.warden-junit.xml --test", NodeJU},
 		{"node --test --test-reporter=tap", "node --test --test-reporter=tap", Status},
 		{"npm test", "npm test", Status},
 		{"cargo test", "cargo test", Cargo},
 		{"./mvnw -q test", "./mvnw -q test", Files},
 	} {
-		p := Instrument(c.line, dir)
+		p := Instrument(c.line)
 		if p.Line != c.want || p.Kind != c.kind || p.Orig != c.line {
 			t.Errorf("Instrument(%q) = %q (%s), want %q (%s)", c.line, p.Line, p.Kind, c.want, c.kind)
 		}
@@ -36,7 +33,7 @@ func TestInstrumentAddsAReporterOnlyToPlainCommands(t *testing.T) {
 }
 
 func TestRerunSelectsOnlyTheNamedTests(t *testing.T) {
-	p := Instrument("go test ./...", "")
+	p := Instrument("go test ./...")
 	line, ok := p.Rerun([]string{"example.com/m/b TestB", "example.com/m/a TestA"})
 	if !ok || line != "go test -json ./... -count=1 -run '^(TestA|TestB)$'" {
 		t.Fatalf("Rerun = %q, %v", line, ok)
@@ -44,10 +41,10 @@ func TestRerunSelectsOnlyTheNamedTests(t *testing.T) {
 	if _, ok := p.Rerun([]string{"example.com/m/a"}); ok {
 		t.Fatal("a package that failed as a whole was narrowed to a test")
 	}
-	if _, ok := Instrument("make test", "").Rerun([]string{CommandID("make test")}); ok {
+	if _, ok := Instrument("make test").Rerun([]string{CommandID("make test")}); ok {
 		t.Fatal("an exit-status command was narrowed")
 	}
-	n := Instrument("node --test", "/r")
+	n := Instrument("node --test")
 	line, ok = n.Rerun([]string{"suite > it's inner"})
 	if !ok || !strings.Contains(line, `--test-name-pattern='^(it'\''s inner|suite)$' `) || !strings.HasSuffix(line, " --test") {
 		t.Fatalf("node Rerun = %q", line)
@@ -70,7 +67,7 @@ const goOut = `{"Action":"start","Package":"example.com/m/a"}
 `
 
 func TestParseGoNamesTopLevelTestsAndBrokenPackages(t *testing.T) {
-	r := Instrument("go test ./...", "").Parse(goOut, 1, false, "")
+	r := Instrument("go test ./...").Parse(goOut, 1, false, "", nil)
 	want := []string{"example.com/m/a TestBad", "example.com/m/b"}
 	if !slices.Equal(r.Failed, want) || r.Ran != 2 {
 		t.Fatalf("Failed = %q, Ran = %d", r.Failed, r.Ran)
@@ -84,12 +81,12 @@ func TestParseGoNamesTopLevelTestsAndBrokenPackages(t *testing.T) {
 }
 
 func TestParseFallsBackToTheExitStatus(t *testing.T) {
-	p := Instrument("node --test", t.TempDir()) // no report written: the node binary never started
-	r := p.Parse("node: not found", 127, false, "")
+	p := Instrument("node --test") // no report written: the node binary never started
+	r := p.Parse("node: not found", 127, false, "", nil)
 	if r.Structured || !slices.Equal(r.Failed, []string{"command: node --test"}) {
 		t.Fatalf("r = %+v", r)
 	}
-	if r := Instrument("make test", "").Parse("ok", 0, false, ""); !r.Green() {
+	if r := Instrument("make test").Parse("ok", 0, false, "", nil); !r.Green() {
 		t.Fatalf("a passing command failed: %+v", r)
 	}
 }
@@ -106,26 +103,22 @@ const nodeXML = `<?xml version="1.0" encoding="utf-8"?>
 </testsuites>`
 
 func TestParseNodeJUnit(t *testing.T) {
-	dir := t.TempDir()
-	p := Instrument("node --test", dir)
-	if err := os.WriteFile(p.Report, []byte(nodeXML), 0o600); err != nil {
-		t.Fatal(err)
+	p := Instrument("node --test")
+	if p.Report != ReportName {
+		t.Fatalf("Report = %q", p.Report)
 	}
-	r := p.Parse("spec output", 1, false, "")
+	r := p.Parse("spec output", 1, false, "", []byte(nodeXML))
 	if !r.Structured || !slices.Equal(r.Failed, []string{"breaks", "suite > inner"}) || r.Ran != 3 {
 		t.Fatalf("r = %+v", r)
 	}
 	if !strings.Contains(r.Failures["breaks"], "a.test.js:3") {
 		t.Fatalf("failure text = %q", r.Failures["breaks"])
 	}
-	if _, err := os.Stat(p.Report); !os.IsNotExist(err) {
-		t.Fatal("the report stayed for the next run to misread")
-	}
 }
 
 func TestParseCargo(t *testing.T) {
 	out := "running 2 tests\ntest a::ok ... ok\ntest a::bad ... FAILED\n\nfailures:\n\n---- a::bad stdout ----\nassertion failed\n\ntest result: FAILED. 1 passed; 1 failed\n"
-	r := Instrument("cargo test", "").Parse(out, 101, false, "")
+	r := Instrument("cargo test").Parse(out, 101, false, "", nil)
 	if !slices.Equal(r.Failed, []string{"a::bad"}) || !strings.Contains(r.Failures["a::bad"], "assertion failed") {
 		t.Fatalf("r = %+v", r)
 	}

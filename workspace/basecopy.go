@@ -7,6 +7,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+
+	"github.com/warden-bot/warden/sandbox"
 )
 
 // BaseCopy is a second checkout of a task's base commit, for running the
@@ -17,6 +19,12 @@ type BaseCopy struct {
 	SHA    string
 	m      *Manager
 	mirror string
+	gitDir string // recorded from the mirror's side, as for a task's worktree
+}
+
+// Tree is the base checkout as Warden recorded it, for the sandbox.
+func (b *BaseCopy) Tree() sandbox.Tree {
+	return sandbox.Tree{Dir: b.Dir, GitDir: b.gitDir, Common: b.mirror}
 }
 
 // BaseCopy checks out w's base commit beside w. With untracked set, the
@@ -30,8 +38,15 @@ func (w *Worktree) BaseCopy(ctx context.Context, untracked bool) (*BaseCopy, err
 		w.m.removeLocked(ctx, w.mirror, b.Dir)
 	}
 	_, err := w.m.git(ctx, w.mirror, "", nil, "worktree", "add", "--force", "--detach", b.Dir, b.SHA)
+	if err == nil {
+		b.gitDir, err = adminOf(w.mirror, b.Dir)
+	}
 	unlock()
+	if err == nil {
+		err = b.Tree().Verify()
+	}
 	if err != nil {
+		b.Remove(context.WithoutCancel(ctx))
 		return nil, fmt.Errorf("check out base %s: %w", b.SHA, err)
 	}
 	if !untracked {

@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/warden-bot/warden/sandbox"
@@ -28,16 +30,12 @@ type Command struct {
 	// Cache is the repository's dependency cache (Manager.CacheDir): Go's
 	// module and build caches and npm's live there. The setup command fills
 	// it, with the network on; every other command only reads it, offline.
-<<<<<<< HEAD
-	Cache string
-	Setup bool
-	// Reports is a directory outside the worktree the command may write:
-	// a test reporter's file lands there, never in the change.
-	Reports string
-=======
 	Cache  string
 	Limits sandbox.Limits // zero: sandbox.DefaultLimits
->>>>>>> main
+	// Report names a file the command writes in its private HOME (a test
+	// reporter's, at "$HOME/<Report>"): read back into Result.Report before
+	// HOME is removed, so the report never lands in the worktree.
+	Report string
 }
 
 // Result is how a command ended.
@@ -52,6 +50,9 @@ type Result struct {
 	// Cap names the caps the command hit ("" when none); a command that hit
 	// one has failed, whatever its exit status, and its output says which.
 	Cap string
+	// Report is Command.Report's content (at most 16 MiB), nil when the
+	// command wrote none.
+	Report []byte
 }
 
 // allowedEnv is all a repository command inherits: enough for toolchains to
@@ -108,22 +109,16 @@ func Run(ctx context.Context, c Command) Result {
 		}
 		c.Network = sandbox.Egress
 	}
-<<<<<<< HEAD
-	if c.Reports != "" {
-		writable = append(writable, c.Reports)
-	}
-	sr := sandbox.Run(ctx, sandbox.Spec{
-		Argv: []string{"sh", "-c", c.Line}, Dir: c.Dir, Env: env, Home: home,
-		Writable: writable, ReadOnly: ro, Network: network,
-=======
 	sr := sandbox.Run(ctx, sandbox.Profile{
 		Kind: c.Kind, Tree: c.Tree, Argv: []string{"sh", "-c", c.Line}, Env: env, Home: home,
 		ReadOnly: ro, Cache: c.Cache, Network: c.Network, Limits: c.Limits,
->>>>>>> main
 		Timeout: c.Timeout, Stdout: out, Stderr: out,
 	})
 	r := Result{ExitCode: sr.ExitCode, TimedOut: sr.TimedOut, Canceled: sr.Canceled, Duration: sr.Duration, Err: sr.Err,
 		Output: out.String(), Truncated: out.cut > 0, Cap: sr.Cap}
+	if c.Report != "" {
+		r.Report = readReport(home, c.Report)
+	}
 	if r.TimedOut {
 		r.Output += fmt.Sprintf("\n[warden: killed after %s]\n", c.Timeout)
 	}
@@ -176,3 +171,24 @@ func (c *capped) String() string {
 
 // Isolation says how repository commands are isolated on this machine.
 func Isolation() string { return sandbox.Describe() }
+
+// readReport reads HOME's report file, which the command wrote and so may
+// have made anything: only a regular file, never through a link, bounded.
+func readReport(home, name string) []byte {
+	if filepath.Base(name) != name {
+		return nil
+	}
+	f, err := os.OpenFile(filepath.Join(home, name), os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		return nil
+	}
+	b, err := io.ReadAll(io.LimitReader(f, 16<<20))
+	if err != nil {
+		return nil
+	}
+	return b
+}
