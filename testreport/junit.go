@@ -28,10 +28,13 @@ func parseJUnit(data []byte, r *Result) error {
 			case "testsuite":
 				suites = append(suites, attr(t, "name"))
 			case "testcase":
-				cur = &junitCase{id: strings.Join(append(slices.Clone(suites), attr(t, "name")), " > ")}
-				if cn := attr(t, "classname"); len(suites) == 0 && cn != "" && cn != "test" {
-					cur.id = cn + " > " + attr(t, "name")
+				// The class (pytest's module, Surefire's class) joins the
+				// path unless the suite names it already; node's is "test".
+				path := slices.Clone(suites)
+				if cn := attr(t, "classname"); cn != "" && cn != "test" && (len(path) == 0 || path[len(path)-1] != cn) {
+					path = append(path, cn)
 				}
+				cur = &junitCase{id: strings.Join(append(path, attr(t, "name")), " > ")}
 				cur.failed = attr(t, "failure") != ""
 			case "failure", "error":
 				if cur != nil {

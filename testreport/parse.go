@@ -19,7 +19,7 @@ func (p Plan) Parse(output string, exitCode int, timedOut bool, dir string, repo
 	switch p.Kind {
 	case GoJSON:
 		r = parseGo(output)
-	case NodeJU:
+	case NodeJU, Pytest:
 		r.Ran = 0
 		ok = report != nil && parseJUnit(report, &r) == nil
 	case Files:

@@ -123,3 +123,34 @@ func TestParseCargo(t *testing.T) {
 		t.Fatalf("r = %+v", r)
 	}
 }
+
+const pytestXML = `<?xml version="1.0" encoding="utf-8"?><testsuites><testsuite name="pytest" errors="0" failures="1" tests="2">
+<testcase classname="tests.test_calc" name="test_add" time="0.001"/>
+<testcase classname="tests.test_calc" name="test_sub[2-3]" time="0.001"><failure message="assert -1 == 5">tests/test_calc.py:7: AssertionError</failure></testcase>
+</testsuite></testsuites>`
+
+func TestPytestGetsAJUnitReportAndNarrowsReRunsWithK(t *testing.T) {
+	p := Instrument("python3 -m pytest -q tests")
+	if p.Kind != Pytest || p.Line != "python3 -m pytest -q tests --junitxml=$HOME/.warden-junit.xml" {
+		t.Fatalf("plan = %+v", p)
+	}
+	if Instrument("pytest -k slow").Kind != Status {
+		t.Fatal("a command that selects with -k was given a reporter whose re-run would replace it")
+	}
+	r := p.Parse("", 1, false, "", []byte(pytestXML))
+	if !slices.Equal(r.Failed, []string{"pytest > tests.test_calc > test_sub[2-3]"}) || r.Ran != 2 {
+		t.Fatalf("r = %+v", r)
+	}
+	if line, ok := p.Rerun(r.Failed); !ok || !strings.HasSuffix(line, " -k 'test_sub'") {
+		t.Fatalf("Rerun = %q", line)
+	}
+}
+
+func TestSurefireIdsNameTheClassOnce(t *testing.T) {
+	var r Result
+	r.Failures = map[string]string{}
+	xml := `<testsuite name="com.x.FooTest"><testcase name="testA" classname="com.x.FooTest"><error message="boom"/></testcase></testsuite>`
+	if err := parseJUnit([]byte(xml), &r); err != nil || !slices.Equal(r.Failed, []string{"com.x.FooTest > testA"}) {
+		t.Fatalf("r = %+v, %v", r, err)
+	}
+}
