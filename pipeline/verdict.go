@@ -93,7 +93,15 @@ func (a *attempt) judgeTests(ctx context.Context) verdict {
 // tree, then those still failing once on the base. Passing on a re-run, or
 // failing on the base, makes a test flaky; the rest are the change's.
 func (a *attempt) rerun(ctx context.Context, fresh []string) (flaky, caused []string) {
-	caused = fresh
+	var built []string // a Go package that failed outside any test: a build error, not a flake
+	for _, id := range fresh {
+		if a.bs.plan.Kind == testreport.GoJSON && !strings.Contains(id, " ") {
+			built = append(built, id)
+		} else {
+			caused = append(caused, id)
+		}
+	}
+	defer func() { caused = append(caused, built...) }()
 	for i := 0; i < reruns && len(caused) > 0 && ctx.Err() == nil; i++ {
 		line, _ := a.bs.plan.Rerun(caused)
 		_, r := a.testRun(ctx, StageTest, a.wt.Tree(), line, a.bs.plan)
