@@ -132,3 +132,28 @@ func TestBaselineNodeCausedFailureGoesToTheFixLoop(t *testing.T) {
 		t.Errorf("the fix prompt quotes the failure already on main:\n%s", fixes[0].Prompt)
 	}
 }
+
+// With `setup:`, what it installed in the worktree (node_modules, ignored
+// by git) is in the base checkout too: the base's tests run as the
+// change's do, so only the unrelated failure is pre-existing.
+func TestBaselineNodeSetupProductsReachTheBase(t *testing.T) {
+	files := nodeRepo(nodeExpired, map[string]string{
+		".github/warden.yml": "setup: mkdir -p node_modules/five && echo 'module.exports = 5' > node_modules/five/index.js\ntest: node --test\nmax_fix_attempts: 2\n",
+		".gitignore":         "*.marker\nnode_modules/\n",
+		"test/calc.test.js": "const test = require('node:test')\nconst assert = require('node:assert')\nconst five = require('five')\nconst { add, mul } = require('../calc.js')\n\n" +
+			"test('calc add', () => assert.strictEqual(add(2, 3), five))\ntest('product', () => assert.strictEqual(mul(2, 3), 6))\n",
+		// Without node_modules on the base this file fails to load there,
+		// and the certificate's failure would count as the change's.
+		"test/clock.test.js": "const test = require('node:test')\nconst assert = require('node:assert')\nconst five = require('five')\n\ntest('certificate', () => assert.ok(five > 5, 'certificate ran out in ' + 2020))\n",
+	})
+	w := newWorld(t, files)
+	w.Model.Script(nodeScript(false))
+	w.Label(54, nodeTitle, nodeIssue, "warden:maintenance", "alice")
+	rec := w.OutcomeOf(54, 150*time.Second)
+	if rec.Outcome != outcome.Completed || rec.Tests == nil {
+		t.Fatalf("record = %+v\n%s", rec, tail(w.Bot.Logs(), 4000))
+	}
+	if !slices.Equal(rec.Tests.PreExisting, []string{"certificate"}) || len(rec.Tests.Flaky) != 0 || len(rec.Tests.FixedUnrelated) != 0 {
+		t.Fatalf("tests = %+v", rec.Tests)
+	}
+}
