@@ -69,7 +69,10 @@ func ParseRefusal(err error) (Refusal, bool) {
 		r.Kind = MethodRefused
 	case strings.Contains(low, "head branch was modified"):
 		r.Kind = HeadMoved
-	case strings.Contains(low, "base branch was modified"), strings.Contains(low, "merge already in progress"):
+	case strings.Contains(low, "base branch was modified"), strings.Contains(low, "merge already in progress"),
+		// Mergeability still being computed answers this too; a real
+		// conflict is handled by the conflict update, so a few looks are cheap.
+		strings.Contains(low, "pull request is not mergeable"):
 		r.Kind, r.RetryAfter = Transient, retryBase
 	}
 	return r, true

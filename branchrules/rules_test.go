@@ -119,7 +119,7 @@ func TestParseRefusal(t *testing.T) {
 		{405, `Required status check "Codacy/PR Quality Review" is expected.`, Blocked, false},
 		{405, "Base branch was modified. Review and try the merge again.", Transient, true},
 		{409, "Head branch was modified. Review and try the merge again.", HeadMoved, false},
-		{405, "Pull Request is not mergeable", Blocked, false},
+		{405, "Pull Request is not mergeable", Transient, true},
 	}
 	for _, tc := range cases {
 		r, ok := ParseRefusal(refusal(tc.code, tc.msg))

@@ -24,7 +24,7 @@ func (l *Lifecycle) maybeMerge(ctx context.Context, c *github.Client, x *pr, log
 	}
 	if !cfg.Policy(modes.Maintenance).AutoMerge {
 		log.Info("auto_merge is off; leaving the PR for a maintainer")
-		return nil
+		return l.mergeNote(ctx, c, x, fmt.Sprintf("PR #%d is left for a maintainer to merge: `maintenance.auto_merge` is off in .github/warden.yml.", x.GetNumber()))
 	}
 	bot, err := l.App.BotLogin(ctx)
 	if err != nil {
@@ -48,6 +48,10 @@ func (l *Lifecycle) maybeMerge(ctx context.Context, c *github.Client, x *pr, log
 	}
 	rules, err := l.readRules(ctx, c, x)
 	if err != nil {
+		// Fail closed, visibly: merging without the rules could pass them by.
+		if nerr := l.mergeNote(ctx, c, x, fmt.Sprintf("PR #%d is not merged yet: Warden could not read the base branch's rules, and does not merge without them (it tries again).", x.GetNumber())); nerr != nil {
+			log.Warn("merge note not written", "err", nerr)
+		}
 		return err
 	}
 	head, err := l.headFacts(ctx, c, x, ci, rules, bot)

@@ -49,10 +49,15 @@ func (l *Lifecycle) merge(ctx context.Context, c *github.Client, x *pr, rules br
 		case branchrules.HeadMoved:
 			return nil // the push's own event evaluates the new head
 		case branchrules.Transient:
-			if err := l.refusalNote(ctx, c, x, ref, " Warden looks again shortly."); err != nil {
+			later, err := l.retryLater(ctx, x, ref.RetryAfter, log)
+			if err != nil {
 				return err
 			}
-			return l.retryLater(ctx, x, ref.RetryAfter, log)
+			next := " Warden looks again shortly."
+			if !later {
+				next = " GitHub still refuses after several tries; Warden tries again when the PR, its reviews or its checks change."
+			}
+			return l.refusalNote(ctx, c, x, ref, next)
 		default:
 			return l.refusalNote(ctx, c, x, ref, " Warden tries again when the PR, its reviews or its checks change.")
 		}
@@ -73,17 +78,21 @@ func without(methods []string, m string) []string {
 }
 
 // retryLater schedules one more evaluation of x's head after d (doubling per
-// attempt), at most maxRetries per head.
-func (l *Lifecycle) retryLater(ctx context.Context, x *pr, d time.Duration, log *slog.Logger) error {
+// attempt), at most maxRetries per head; false when none was scheduled.
+func (l *Lifecycle) retryLater(ctx context.Context, x *pr, d time.Duration, log *slog.Logger) (bool, error) {
 	if l.Queue == nil {
-		return nil
+		return false, nil
 	}
 	sha := x.GetHead().GetSHA()
 	n, err := l.Counter.Incr(ctx, fmt.Sprintf("%s/%s#%d:merge-retries:%s", x.owner, x.name, x.issue, sha))
 	if err != nil || n > maxRetries {
-		return err
+		return false, err
 	}
 	d <<= n - 1
 	log.Info("merge refused for now; evaluating again later", "in", d, "attempt", n)
-	return l.Queue.EnqueuePRAfter(ctx, jobs.PRPayload{Repo: x.owner + "/" + x.name, Installation: x.installation, PR: x.GetNumber(), SHA: sha, Action: "retry"}, d)
+	p := jobs.PRPayload{Repo: x.owner + "/" + x.name, Installation: x.installation, PR: x.GetNumber(), SHA: sha, Action: "retry"}
+	if err := l.Queue.EnqueuePRAfter(ctx, p, d); err != nil {
+		return false, err
+	}
+	return true, nil
 }

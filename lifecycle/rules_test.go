@@ -149,3 +149,25 @@ func TestDequeuedIsReportedLikeRedCI(t *testing.T) {
 		t.Fatalf("comments = %q", all)
 	}
 }
+
+// No green PR stays unmerged without a word: auto_merge off is said.
+func TestAutoMergeOffIsSaid(t *testing.T) {
+	g := newGateGH(t)
+	g.run("ci", "completed", "success")
+	g.rules.config = "maintenance: {auto_merge: false}\n"
+	all := g.evaluate(t, g.lifecycle())
+	if g.merged || !strings.Contains(all, "auto_merge` is off") {
+		t.Fatalf("merged=%v comments=%q", g.merged, all)
+	}
+}
+
+// A refusal that passes by itself is said in GitHub's words.
+func TestBaseModifiedIsSaid(t *testing.T) {
+	g := newGateGH(t)
+	g.run("ci", "completed", "success")
+	g.refuse(405, "Base branch was modified. Review and try the merge again.")
+	all := g.evaluate(t, g.lifecycle())
+	if g.merged || !strings.Contains(all, "Base branch was modified. Review and try the merge again.") {
+		t.Fatalf("merged=%v comments=%q", g.merged, all)
+	}
+}
