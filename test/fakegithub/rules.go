@@ -64,7 +64,9 @@ func (s *Server) Dequeue(repo string, n int, merged bool) {
 	}
 }
 
-func (rs *rulesState) allowed(m string) bool { return rs.methods == nil || slices.Contains(rs.methods, m) }
+func (rs *rulesState) allowed(m string) bool {
+	return rs.methods == nil || slices.Contains(rs.methods, m)
+}
 
 func (rs *rulesState) rule(typ string) map[string]any {
 	for _, r := range rs.rules {
@@ -199,4 +201,3 @@ func (rs *rulesState) mergeSettings(m map[string]any) {
 	}
 	m["allow_squash_merge"], m["allow_merge_commit"], m["allow_rebase_merge"] = rs.allowed("squash"), rs.allowed("merge"), rs.allowed("rebase")
 }
-
