@@ -171,3 +171,21 @@ func TestBaseModifiedIsSaid(t *testing.T) {
 		t.Fatalf("merged=%v comments=%q", g.merged, all)
 	}
 }
+
+// The queue refuses the PR (GitHub's GraphQL error shape; the message as
+// flutter/cocoon#5017 recorded it, the login changed) where the
+// repository allows auto-merge: auto-merge is enabled instead, and said.
+func TestMergeQueueFallsBackToAutoMerge(t *testing.T) {
+	g := newGateGH(t)
+	g.run("ci", "completed", "success")
+	g.ruleset("merge_queue", map[string]any{"check_response_timeout_minutes": 60, "grouping_strategy": "ALLGREEN", "max_entries_to_build": 5,
+		"max_entries_to_merge": 5, "merge_method": "SQUASH", "min_entries_to_merge": 1, "min_entries_to_merge_wait_minutes": 5})
+	repo := gateFixture(t, "pull_request.synchronize.json")["repository"].(map[string]any)
+	repo["allow_auto_merge"] = true
+	g.rules.repo = repo
+	g.rules.gqlAnswer = `{"data":{"enqueuePullRequest":null},"errors":[{"type":"UNPROCESSABLE","path":["enqueuePullRequest"],"message":"Pull request New changes require approval from someone other than warden-test[bot] because they were the last pusher."}]}`
+	all := g.evaluate(t, g.lifecycle())
+	if len(g.rules.graphql) != 2 || !strings.Contains(g.rules.graphql[1], "enablePullRequestAutoMerge") || !strings.Contains(all, "auto-merge enabled") {
+		t.Fatalf("graphql %q comments %q", g.rules.graphql, all)
+	}
+}

@@ -96,6 +96,9 @@ func (g *gateGH) serveRules(w http.ResponseWriter, r *http.Request, path string)
 		_ = json.NewDecoder(r.Body).Decode(&q)
 		g.rules.graphql = append(g.rules.graphql, q.Query)
 		ans := g.rules.gqlAnswer
+		if strings.Contains(q.Query, "enablePullRequestAutoMerge") {
+			ans = `{"data":{"enablePullRequestAutoMerge":{"pullRequest":{"number":3}}}}`
+		}
 		if ans == "" {
 			ans = `{"data":{"enqueuePullRequest":{"mergeQueueEntry":{"position":1,"state":"QUEUED"}}}}`
 		}

@@ -57,6 +57,9 @@ func TestMergeQueueAndReviewRequired(t *testing.T) {
 	w.Review(p, "alice", "APPROVED")
 	w.Eventually(30*time.Second, func() bool { return w.GH.Queued(repo, p.Number) }, "not enqueued after the approval")
 	w.Eventually(10*time.Second, w.statusSays(80, "is in the merge queue"), "the status comment does not say the PR is queued")
+	if got := w.Pull().QueuedHead; got != p.HeadSHA {
+		t.Fatalf("enqueued expecting head %q, want the judged head %q", got, p.HeadSHA)
+	}
 	if w.Pull().Merged {
 		t.Fatal("merged past the merge queue")
 	}

@@ -55,6 +55,8 @@ type Pull struct {
 	// MergedWith is the merge_method of the merge call that merged it, or
 	// "queue" when the merge queue merged it.
 	MergedWith string
+	// QueuedHead is the expectedHeadOid of the last enqueuePullRequest.
+	QueuedHead string
 }
 
 // Status is a commit status.

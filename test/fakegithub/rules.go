@@ -168,11 +168,7 @@ func (s *Server) graphql(w http.ResponseWriter, r *http.Request) {
 			"message": fmt.Sprintf("Could not resolve to a node with the global id of '%s'", id)}}})
 		return
 	}
-	if oid, _ := input["expectedHeadOid"].(string); oid != "" && oid != p.HeadSHA {
-		writeJSON(w, 200, map[string]any{"data": map[string]any{"enqueuePullRequest": nil}, "errors": []any{map[string]any{"type": "UNPROCESSABLE",
-			"path": []any{"enqueuePullRequest"}, "message": "Head sha didn't match expected head sha"}}})
-		return
-	}
+	p.QueuedHead, _ = input["expectedHeadOid"].(string)
 	if rp.rules.queue == nil {
 		rp.rules.queue = map[int]bool{}
 	}
