@@ -189,3 +189,17 @@ func TestMergeQueueFallsBackToAutoMerge(t *testing.T) {
 		t.Fatalf("graphql %q comments %q", g.rules.graphql, all)
 	}
 }
+
+// An evolution PR keeps warden/mode as it is; when the branch's rules ask
+// for more than one approving review, the status comment says so.
+func TestEvolutionSaysWhenRulesWantMoreReviews(t *testing.T) {
+	g := newGateGH(t)
+	g.pull["body"] = "Fixes #7\n\n<!-- warden:pr {\"issue\":7,\"mode\":\"evolution\"} -->"
+	g.ruleset("pull_request", map[string]any{"dismiss_stale_reviews_on_push": false, "require_code_owner_review": false,
+		"require_last_push_approval": false, "required_approving_review_count": 2, "required_review_thread_resolution": false})
+	g.review("alice", "APPROVED", true)
+	all := g.evaluate(t, g.lifecycle())
+	if g.merged || g.mergeCalls() != 0 || !strings.Contains(all, "require 2 approving reviews") {
+		t.Fatalf("merged=%v comments=%q", g.merged, all)
+	}
+}
