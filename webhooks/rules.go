@@ -13,10 +13,12 @@ import (
 // refs/heads/gh-readonly-queue/<base>/pr-<number>-<sha>.
 var queueRefRE = regexp.MustCompile(`/gh-readonly-queue/.+/pr-(\d+)-[0-9a-f]+$`)
 
-// mergeGroup follows the merge queue: a group destroyed without merging
-// (dequeued, invalidated) is reported on the PR like a red CI run. A merged
-// group needs nothing: GitHub closes the PR as merged, and that event settles
-// the issue. checks_requested is the queue's CI starting: nothing to do yet.
+// mergeGroup follows the merge queue: a group destroyed because its PR was
+// removed from the queue (reason dequeued) is reported on the PR like a red
+// CI run. A merged group needs nothing: GitHub closes the PR as merged, and
+// that event settles the issue. An invalidated group is rebuilt by the queue
+// with the PR still in it, and checks_requested is the queue's CI starting:
+// nothing to do for either.
 func (r *Router) mergeGroup(ctx context.Context, d Delivery) (Decision, error) {
 	var ev struct {
 		Action     string `json:"action"`
@@ -34,8 +36,8 @@ func (r *Router) mergeGroup(ctx context.Context, d Delivery) (Decision, error) {
 	if err := decodePayload(d, &ev); err != nil {
 		return Decision{}, err
 	}
-	if ev.Action != "destroyed" || ev.Reason == "merged" {
-		return ignored("merge group " + ev.Action + ": the queue's verdict comes later"), nil
+	if ev.Action != "destroyed" || ev.Reason != "dequeued" {
+		return ignored("merge group " + ev.Action + " " + ev.Reason + ": not a removal from the queue"), nil
 	}
 	m := queueRefRE.FindStringSubmatch(ev.MergeGroup.HeadRef)
 	if m == nil || ev.Repo.FullName == "" {

@@ -1,21 +1,25 @@
 package webhooks
 
 import (
+	"fmt"
 	"testing"
 )
 
-// merge_group: a destroyed group that did not merge queues a "dequeued"
-// evaluation of the PR its head ref names; checks_requested and a merged
-// group queue nothing (GitHub's payloads from @octokit/webhooks-examples).
+// merge_group: a group destroyed because its PR left the queue queues a
+// "dequeued" evaluation of the PR its head ref names; checks_requested, a
+// merged group and an invalidated one (rebuilt, the PR still queued) queue
+// nothing (GitHub's payloads from @octokit/webhooks-examples).
 func TestMergeGroupRoutes(t *testing.T) {
 	r := newRig()
 	body := withInstallation(t, fixture(t, "merge_group.checks_requested.json"), nil)
 	if _, dec := r.post(t, "merge_group", "mg-1", body, nil); dec.Status != "ignored" || len(r.q.prs) != 0 {
 		t.Fatalf("checks_requested: %+v, queued %v", dec, r.q.prs)
 	}
-	body = withInstallation(t, fixture(t, "merge_group.destroyed.json"), func(m map[string]any) { m["reason"] = "merged" })
-	if _, dec := r.post(t, "merge_group", "mg-2", body, nil); dec.Status != "ignored" || len(r.q.prs) != 0 {
-		t.Fatalf("merged group: %+v, queued %v", dec, r.q.prs)
+	for i, reason := range []string{"merged", "invalidated"} { // the PR merged, or is still queued
+		body = withInstallation(t, fixture(t, "merge_group.destroyed.json"), func(m map[string]any) { m["reason"] = reason })
+		if _, dec := r.post(t, "merge_group", fmt.Sprintf("mg-2-%d", i), body, nil); dec.Status != "ignored" || len(r.q.prs) != 0 {
+			t.Fatalf("%s group: %+v, queued %v", reason, dec, r.q.prs)
+		}
 	}
 	body = withInstallation(t, fixture(t, "merge_group.destroyed.json"), nil)
 	if _, dec := r.post(t, "merge_group", "mg-3", body, nil); dec.Status != "queued" || len(r.q.prs) != 1 {
