@@ -14,8 +14,8 @@ import (
 
 	"github.com/hibiken/asynq"
 	"github.com/redis/go-redis/v9"
-	"github.com/warden-bot/warden/test/harness"
 	"github.com/warden-bot/warden/jobs"
+	"github.com/warden-bot/warden/test/harness"
 )
 
 // pickupWorker is noopWorker with a given idle poll interval, on its own
