@@ -46,6 +46,10 @@ func Parse(args []string, stderr io.Writer) (Args, []string, error) {
 	var own, rest []string
 	for i := 0; i < len(args); i++ {
 		name := strings.TrimLeft(strings.SplitN(args[i], "=", 2)[0], "-")
+		if name == "help" || name == "h" { // run's own usage, not the settings'
+			own = append(own, args[i])
+			continue
+		}
 		if fs.Lookup(name) == nil {
 			rest = append(rest, args[i])
 			if !strings.Contains(args[i], "=") && i+1 < len(args) {

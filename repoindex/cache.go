@@ -13,7 +13,8 @@ import (
 )
 
 // Open returns the index of the checkout at dir for its HEAD commit, from
-// cacheDir when a gob for that commit is there, else built and saved. The
+// cacheDir when a gob for that commit is there, else built — from the
+// nearest cached ancestor's index when there is one (Update) — and saved. The
 // cache describes the commit: a checkout with uncommitted changes is indexed
 // as it is on disk but that index is not saved (checking cleanliness costs a
 // stat of every file, so it is done only when building). An empty cacheDir
@@ -22,12 +23,12 @@ func Open(ctx context.Context, dir, cacheDir string) (*Index, error) {
 	commit := head(ctx, dir)
 	file := ""
 	if cacheDir != "" && commit != "" {
-		file = filepath.Join(cacheDir, fmt.Sprintf("%s-v%d.gob", commit, Version))
+		file = cacheFile(cacheDir, commit)
 		if x, err := Load(file); err == nil && x.Version == Version && x.Commit == commit {
 			return x, nil
 		}
 	}
-	x, err := Build(ctx, dir, commit)
+	x, err := build(ctx, dir, commit, cacheDir)
 	if err != nil {
 		return nil, err
 	}
@@ -37,6 +38,12 @@ func Open(ctx context.Context, dir, cacheDir string) (*Index, error) {
 		}
 	}
 	return x, nil
+}
+
+// cacheFile is where the index of commit is cached: the one place that
+// names the key.
+func cacheFile(cacheDir, commit string) string {
+	return filepath.Join(cacheDir, fmt.Sprintf("%s-v%d.gob", commit, Version))
 }
 
 // head is the checkout's HEAD commit ("" outside git).

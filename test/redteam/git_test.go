@@ -66,7 +66,7 @@ func gitCLI(t *testing.T, preset string, tree sandbox.Tree, script string) strin
 	if clis == "" {
 		clis = "/var/cache/warden/agent-clis"
 	}
-	bin, err := agentcli.Resolve(p, filepath.Join(clis, "node_modules", ".bin", p.Bin))
+	bin, _, err := agentcli.Resolve(p, filepath.Join(clis, "node_modules", ".bin", p.Bin))
 	if err != nil {
 		t.Fatalf("%v (make test runs scripts/agent-clis.sh)", err)
 	}
