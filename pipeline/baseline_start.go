@@ -98,7 +98,7 @@ func (a *attempt) redBase(ctx context.Context) error {
 	return &ending{rec: outcome.Record{
 		Outcome: outcome.Blocked, FailureClass: outcome.TestFailure, Summary: detail,
 		Obstacle:       outcome.Obstacle{Kind: "red_base", Detail: detail},
-		Recommendation: fmt.Sprintf("Make `%s` green, or set `test:` in .github/warden.yml to a command that passes there or that Warden reads test by test (a plain `go test …`, `node --test …`, `pytest …`, `cargo test`, Maven or Gradle); then `/%s retry`.", branch, a.p.Prefix),
+		Recommendation: fmt.Sprintf("Make `%s` green, or set `test:` in .github/warden.yml to a command that passes there or that Warden reads test by test (a plain `go test …`, `node --test …`, `pytest …`, `jest …`, `vitest run …`, `cargo test`, Maven or Gradle); then `/%s retry`.", branch, a.p.Prefix),
 		Tests:          &outcome.Tests{Base: b.Base, Command: a.cfg.Test, PreExisting: b.Failed},
 	}}
 }

@@ -22,6 +22,9 @@ func (p Plan) Parse(output string, exitCode int, timedOut bool, dir string, repo
 	case NodeJU, Pytest:
 		r.Ran = 0
 		ok = report != nil && parseJUnit(report, &r) == nil
+	case Jest:
+		r.Ran = 0
+		ok = report != nil && parseJest(report, &r) == nil
 	case Files:
 		files, _ := reportFiles(dir)
 		ok = len(files) > 0 && p.readFiles(files, &r)

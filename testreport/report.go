@@ -20,6 +20,7 @@ const (
 	GoJSON Kind = "go"     // go test -json on stdout
 	NodeJU Kind = "node"   // node --test with a JUnit reporter to a file
 	Pytest Kind = "pytest" // pytest with --junitxml to a file
+	Jest   Kind = "jest"   // jest --json to a file
 	Files  Kind = "junit"  // JUnit XML files the runner writes by itself
 	Cargo  Kind = "cargo"  // cargo test's plain lines
 )
@@ -62,7 +63,7 @@ func CommandID(line string) string { return "command: " + line }
 // keeps the command exactly as written and reads its exit status.
 func Instrument(line string) Plan {
 	line = strings.TrimSpace(line)
-	for _, try := range []func(string) (Plan, bool){goPlan, nodePlan, pytestPlan, cargoPlan, filesPlan} {
+	for _, try := range []func(string) (Plan, bool){goPlan, nodePlan, pytestPlan, jsPlan, cargoPlan, filesPlan} {
 		if p, ok := try(line); ok {
 			p.Orig = line
 			return p

@@ -154,3 +154,32 @@ func TestSurefireIdsNameTheClassOnce(t *testing.T) {
 		t.Fatalf("r = %+v, %v", r, err)
 	}
 }
+
+const jestOut = `{"numFailedTests":1,"testResults":[
+ {"name":"/w/calc.test.js","message":"","assertionResults":[
+  {"fullName":"calc adds","title":"adds","status":"passed","failureMessages":[]},
+  {"fullName":"calc multiplies","title":"multiplies","status":"failed","failureMessages":["expected 6, got 5"]}]},
+ {"name":"/w/broken.test.js","message":"SyntaxError: Unexpected token","assertionResults":[]}]}`
+
+func TestJestAndVitestGetAReportFile(t *testing.T) {
+	p := Instrument("npx jest --ci")
+	if p.Kind != Jest || p.Line != "npx jest --ci --json --outputFile=$HOME/.warden-jest.json" || p.Report != JSONName {
+		t.Fatalf("jest plan = %+v", p)
+	}
+	r := p.Parse("", 1, false, "", []byte(jestOut))
+	if !slices.Equal(r.Failed, []string{"/w/broken.test.js", "calc multiplies"}) || r.Ran != 2 || r.Failures["calc multiplies"] != "expected 6, got 5" {
+		t.Fatalf("r = %+v", r)
+	}
+	if line, ok := p.Rerun([]string{"calc multiplies"}); !ok || !strings.HasSuffix(line, " -t '(calc multiplies)'") {
+		t.Fatalf("Rerun = %q", line)
+	}
+	v := Instrument("vitest run")
+	if v.Kind != NodeJU || !strings.Contains(v.Line, "--reporter=default --reporter=junit --outputFile.junit=$HOME/.warden-junit.xml") {
+		t.Fatalf("vitest plan = %+v", v)
+	}
+	for _, line := range []string{"vitest", "jest -t slow", "jest --json"} {
+		if Instrument(line).Kind != Status {
+			t.Errorf("%q got a reporter: watch mode, or a selection a re-run would replace", line)
+		}
+	}
+}
