@@ -177,9 +177,8 @@ func TestBaselineRedBaseBlocksAnExitStatusCommand(t *testing.T) {
 	if n := len(w.Model.Requests()); n != 0 {
 		t.Errorf("%d model requests before a red base blocked the attempt", n)
 	}
-	if !w.HasLabel(44, "warden:blocked") {
-		t.Errorf("labels = %v", w.GH.Labels(repo, 44))
-	}
+	// The label follows the outcome comment.
+	w.Eventually(30*time.Second, func() bool { return w.HasLabel(44, "warden:blocked") }, "no blocked label")
 }
 
 // Hollow success stays caught: a change that also makes a failure already
