@@ -13,6 +13,7 @@ import (
 	"github.com/warden-bot/warden/agent"
 	"github.com/warden-bot/warden/modes"
 	"github.com/warden-bot/warden/outcome"
+	"github.com/warden-bot/warden/toolchain"
 	"github.com/warden-bot/warden/workspace"
 )
 
@@ -26,6 +27,7 @@ type attempt struct {
 
 	wt      *workspace.Worktree
 	cfg     modes.Config
+	cmds    toolchain.Plan // the image and commands, and where each came from
 	policy  modes.Policy
 	prior   []outcome.Record
 	session Session
@@ -104,6 +106,12 @@ func (a *attempt) prepare(ctx context.Context) error {
 	}
 	a.log.Info("worktree prepared", "duration_ms", time.Since(start).Milliseconds())
 	if err := a.loadConfig(); err != nil {
+		return err
+	}
+	if err := a.resolveCommands(); err != nil {
+		return err
+	}
+	if err := a.checkTools(ctx); err != nil {
 		return err
 	}
 	if err := a.runSetup(ctx); err != nil {

@@ -81,6 +81,9 @@ type Pipeline struct {
 	OnIntervention func(ctx context.Context, t Task, reason string)
 	// OnTerminal is told of every attempt that ended for good (systemic detector).
 	OnTerminal func(ctx context.Context, t Task, rec outcome.Record)
+	// DefaultImage is WARDEN_DEFAULT_IMAGE: the image of repositories that
+	// name none (CONTRACT §12).
+	DefaultImage string
 }
 
 type counter interface {

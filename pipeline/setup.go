@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"time"
 
 	"github.com/warden-bot/warden/outcome"
 	"github.com/warden-bot/warden/workspace"
@@ -17,7 +18,9 @@ func (a *attempt) runSetup(ctx context.Context) error {
 	if a.cfg.Setup == "" {
 		return nil
 	}
-	res := workspace.Run(ctx, workspace.Command{Dir: a.wt.Dir, Line: a.cfg.Setup, Timeout: a.cfg.Timeouts.Test, Cache: a.cache(), Setup: true})
+	c := a.command(a.cfg.Setup, a.cfg.Timeouts.Test)
+	c.Setup, c.Network = true, false // Setup turns the network on by itself
+	res := workspace.Run(ctx, c)
 	a.log.Info("command finished", "stage", StageSetup, "exit_code", res.ExitCode, "duration_ms", res.Duration.Milliseconds())
 	if err := ctx.Err(); err != nil {
 		return err
@@ -30,6 +33,12 @@ func (a *attempt) runSetup(ctx context.Context) error {
 		return &outcome.Error{Class: outcome.Deterministic, Stage: StageSetup, Msg: "the setup command failed", Output: res.Output}
 	}
 	return nil
+}
+
+// command is a repository command in the attempt's worktree, with its
+// cache and the repository's network setting.
+func (a *attempt) command(line string, timeout time.Duration) workspace.Command {
+	return workspace.Command{Dir: a.wt.Dir, Line: line, Timeout: timeout, Network: a.cfg.Network, Cache: a.cache()}
 }
 
 // cache is the repository's dependency cache when it has a setup command;

@@ -77,7 +77,7 @@ func Run(ctx context.Context, c Command) Result {
 	}
 	defer os.RemoveAll(home)
 	out := &capped{max: c.MaxOutput}
-	env := append(commandEnv(home, c.ExtraEnv), cacheEnv(c.Cache, c.Setup)...)
+	env := withVenv(append(commandEnv(home, c.ExtraEnv), cacheEnv(c.Cache, c.Setup)...))
 	var shared []string
 	if !c.Setup {
 		env, shared = settleGoCache(env, home)
