@@ -77,7 +77,7 @@ func Build(dir, defaultImage string) (Report, error) {
 	for _, m := range []modes.Mode{modes.Maintenance, modes.Evolution} {
 		pol := cfg.Policy(m)
 		r.Modes[string(m)] = Mode{MaxFiles: pol.MaxFiles, MaxLines: pol.MaxLines, AutoMerge: pol.AutoMerge,
-			RequireApproval: pol.RequireApproval, AllowTestChanges: pol.AllowTestChanges, ProtectedPaths: pol.Limits.Protected}
+			RequireApproval: pol.RequireApproval, AllowTestChanges: pol.AllowTestChanges, ProtectedPaths: dedupe(pol.Limits.Protected)}
 	}
 	return r, nil
 }
@@ -90,4 +90,18 @@ func command(line, from string) Command {
 		return Command{Command: line, DeclaredIn: from}
 	}
 	return Command{Command: line, InferredFrom: from}
+}
+
+// dedupe keeps each glob once, in order (the policy lists the always-protected
+// paths both as such and among the defaults).
+func dedupe(globs []string) []string {
+	seen := map[string]bool{}
+	out := []string{}
+	for _, g := range globs {
+		if !seen[g] {
+			seen[g] = true
+			out = append(out, g)
+		}
+	}
+	return out
 }
