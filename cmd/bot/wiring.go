@@ -24,5 +24,6 @@ func (a *app) newPipeline(ws *workspace.Manager) (*pipeline.Pipeline, error) {
 	return &pipeline.Pipeline{
 		Workspace: ws, NewTaskSession: newTask, Spent: sessions.TaskSpent(ledger), Prefix: a.cfg.LabelPrefix, Log: a.log, Metrics: a.metrics,
 		Counter: jobs.NewCounter(a.backend.RDB), Spawn: h.Spawn, OnOutcome: h.OnOutcome, Tree: h.Tree, OnIntervention: h.OnIntervention,
+		DefaultImage: a.cfg.DefaultImage,
 	}, nil
 }
