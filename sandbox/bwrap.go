@@ -32,15 +32,21 @@ func bwrapArgv(s Spec) []string {
 	if s.Network {
 		a = append(a, "--share-net")
 	}
-	for _, d := range systemDirs {
-		a = append(a, systemDir(d)...)
-	}
-	for _, f := range etcFiles {
-		a = append(a, "--ro-bind-try", "/etc/"+f, "/etc/"+f)
+	if s.Root != "" {
+		a = append(a, imageRootArgs(s.Root, s.Env)...)
+	} else {
+		for _, d := range systemDirs {
+			a = append(a, systemDir(d)...)
+		}
+		for _, f := range etcFiles {
+			a = append(a, "--ro-bind-try", "/etc/"+f, "/etc/"+f)
+		}
 	}
 	a = append(a, "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", "--tmpfs", "/run")
-	for _, d := range pathDirs(s.Env) {
-		a = append(a, "--ro-bind-try", d, d)
+	if s.Root == "" {
+		for _, d := range pathDirs(s.Env) {
+			a = append(a, "--ro-bind-try", d, d)
+		}
 	}
 	for _, d := range s.ReadOnly {
 		a = append(a, "--ro-bind", d, d)

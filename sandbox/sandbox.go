@@ -30,6 +30,10 @@ type Spec struct {
 	// Sockets are unix socket paths bound into the sandbox (e.g. a metering
 	// proxy), so a command without network can still reach exactly them.
 	Sockets []string
+	// Root, when set, is an unpacked image (package sandbox/image) whose
+	// /usr, /bin, /sbin, /lib*, /etc and /opt replace the worker's, read-only;
+	// the worktree, HOME, /proc, /dev and /tmp are as without it.
+	Root    string
 	Network bool          // share the host's network (opt-in only)
 	Home    string        // private HOME; a fresh temporary directory when empty, removed after
 	Timeout time.Duration // default 10 minutes
