@@ -13,6 +13,7 @@ import (
 	"github.com/warden-bot/warden/agent"
 	"github.com/warden-bot/warden/modes"
 	"github.com/warden-bot/warden/outcome"
+	"github.com/warden-bot/warden/sandbox/image"
 	"github.com/warden-bot/warden/toolchain"
 	"github.com/warden-bot/warden/workspace"
 )
@@ -28,6 +29,7 @@ type attempt struct {
 	wt      *workspace.Worktree
 	cfg     modes.Config
 	cmds    toolchain.Plan // the image and commands, and where each came from
+	root    image.Root     // the unpacked image commands run in; zero: the worker's system
 	policy  modes.Policy
 	prior   []outcome.Record
 	session Session
@@ -50,6 +52,7 @@ type ending struct{ rec outcome.Record }
 func (e *ending) Error() string { return fmt.Sprintf("%s: %s", e.rec.Outcome, e.rec.Summary) }
 
 func (a *attempt) run(ctx context.Context) Result {
+	defer a.releaseImage()
 	err := a.setup(ctx)
 	if err == nil {
 		err = a.supervised(ctx)
@@ -109,6 +112,9 @@ func (a *attempt) prepare(ctx context.Context) error {
 		return err
 	}
 	if err := a.resolveCommands(); err != nil {
+		return err
+	}
+	if err := a.pullImage(ctx); err != nil {
 		return err
 	}
 	if err := a.checkTools(ctx); err != nil {

@@ -38,7 +38,8 @@ func (a *attempt) runSetup(ctx context.Context) error {
 // command is a repository command in the attempt's worktree, with its
 // cache and the repository's network setting.
 func (a *attempt) command(line string, timeout time.Duration) workspace.Command {
-	return workspace.Command{Dir: a.wt.Dir, Line: line, Timeout: timeout, Network: a.cfg.Network, Cache: a.cache()}
+	return workspace.Command{Dir: a.wt.Dir, Line: line, Timeout: timeout, Network: a.cfg.Network, Cache: a.cache(),
+		Root: a.root.Dir, RootEnv: a.root.Env}
 }
 
 // cache is the repository's dependency cache when it has a setup command;

@@ -2,6 +2,7 @@ package image
 
 import (
 	"io/fs"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"sort"
@@ -26,6 +27,28 @@ func (s *Store) Release(root Root) {
 	if s.inUse[dir] > 0 {
 		s.inUse[dir]--
 	}
+	// Collect now and then, in the background, never two at once.
+	if time.Since(s.lastGC) > gcEvery && !s.collecting {
+		s.lastGC, s.collecting = time.Now(), true
+		go func() {
+			if n, err := s.GC(); err != nil || n > 0 {
+				s.logger().Info("image cache collected", "removed", n, "err", err)
+			}
+			s.mu.Lock()
+			s.collecting = false
+			s.mu.Unlock()
+		}()
+	}
+}
+
+// gcEvery is the least time between two background collections.
+const gcEvery = 10 * time.Minute
+
+func (s *Store) logger() *slog.Logger {
+	if s.Log == nil {
+		return slog.New(slog.DiscardHandler)
+	}
+	return s.Log
 }
 
 // GC removes unpacked images, least recently used first, until the cache is

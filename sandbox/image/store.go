@@ -44,6 +44,9 @@ type Store struct {
 	mu    sync.Mutex
 	locks map[string]*sync.Mutex
 	inUse map[string]int
+
+	lastGC     time.Time
+	collecting bool
 }
 
 // ErrRefused wraps every reason an image is not used: it is hostile or too big.

@@ -86,14 +86,16 @@ func TestGCRemovesLeastRecentlyUsedUnusedImages(t *testing.T) {
 	s.MaxCacheBytes = 100 << 10 // room for one
 	s.Release(roots[0])
 	s.Release(roots[1]) // c is still in use
-	n, err := s.GC()
-	if err != nil || n != 2 {
-		t.Fatalf("removed %d, %v", n, err)
+	// Release also starts a background collection; either removes them.
+	if _, err := s.GC(); err != nil {
+		t.Fatal(err)
 	}
 	if _, err := os.Stat(roots[2].Dir); err != nil {
 		t.Fatalf("the image in use was removed: %v", err)
 	}
-	if _, err := os.Stat(roots[0].Dir); !os.IsNotExist(err) {
-		t.Fatal("an unused image was kept over the cap")
+	for _, r := range roots[:2] {
+		if _, err := os.Stat(r.Dir); !os.IsNotExist(err) {
+			t.Fatal("an unused image was kept over the cap")
+		}
 	}
 }
