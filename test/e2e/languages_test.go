@@ -118,3 +118,42 @@ func TestMissingToolchainBlocked(t *testing.T) {
 		t.Fatalf("the model was asked %d times", n)
 	}
 }
+
+// langGoImage is a Go image assembled from this machine's Go tree, trimmed
+// to what `go test` of a module needs (no cmd sources, tests or testdata).
+func langGoImage(t *testing.T) string {
+	goroot := "/usr/local/go"
+	if _, err := os.Stat(filepath.Join(goroot, "bin", "go")); err != nil {
+		t.Fatalf("the Go e2e test assembles its image from %s: %v", goroot, err)
+	}
+	tool := filepath.Join(goroot, "pkg", "tool", "linux_amd64")
+	skip := []string{"testdata", "_test.go", goroot + "/src/cmd/", goroot + "/bin/gofmt"}
+	for _, name := range []string{"cgo", "cover", "fix", "preprofile"} {
+		skip = append(skip, filepath.Join(tool, name))
+	}
+	trees := []string{filepath.Join(goroot, "bin"), filepath.Join(goroot, "src"), tool, filepath.Join(goroot, "pkg", "include"), filepath.Join(goroot, "go.env"), filepath.Join(goroot, "VERSION")}
+	base := it.HostLayer(t, []string{"sh"}, trees, skip)
+	marker := it.Layer(t, it.Entry{Header: tar.Header{Name: strings.TrimPrefix(langMarker, "/")}, Body: "go image\n"})
+	img := it.Image(t, []string{"PATH=/usr/local/go/bin:/usr/bin:/bin", "CGO_ENABLED=0", "GOTOOLCHAIN=local"}, base, marker)
+	return it.Push(t, it.Registry(t)+"/toolchains/go:1", img)
+}
+
+// A Go repository whose go exists only in the image its devcontainer.json
+// names (the sandbox shows none of the worker's /usr): go test runs there,
+// the model fixes the failing test, and the PR opens.
+func TestGoRepoOnlyInImage(t *testing.T) {
+	ref := langGoImage(t)
+	files := calcRepo()
+	files["calc/image_test.go"] = "package calc\n\nimport (\n\t\"os\"\n\t\"testing\"\n)\n\nfunc TestInImage(t *testing.T) {\n\tb, err := os.ReadFile(\"" + langMarker + "\")\n\tif err != nil || string(b) != \"go image\\n\" {\n\t\tt.Fatalf(\"not in the image: %q %v\", b, err)\n\t}\n}\n"
+	files[".devcontainer/devcontainer.json"] = "{\n  // the toolchain image\n  \"image\": \"" + ref + "\",\n}\n"
+	w := newWorld(t, files)
+	w.Model.Script(happyScript)
+	w.Label(33, "Add returns the difference", "fix it", "warden:maintenance", "alice")
+	rec := w.OutcomeOf(33, 300*time.Second)
+	if rec.Outcome != "completed" || rec.PR == 0 || !strings.Contains(rec.Image, "/toolchains/go@sha256:") {
+		t.Fatalf("record = %+v\n%s\n%s", rec, w.CommentWith(33, "<!-- warden:outcome"), tail(w.Bot.Logs(), 4000))
+	}
+	if status := w.CommentWith(33, "<!-- warden:status -->"); !strings.Contains(status, "(from `.devcontainer/devcontainer.json`)") {
+		t.Errorf("the status comment does not name the image's source:\n%s", status)
+	}
+}
