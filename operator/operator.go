@@ -25,6 +25,9 @@ type API struct {
 	RDB     redis.UniversalClient
 	Version string        // shown on /ui
 	Ledger  *meter.Ledger // today's model spend, shown on /ui
+	// DefaultImage is WARDEN_DEFAULT_IMAGE; /ui warns when it is unset and
+	// the worker has no toolchain either.
+	DefaultImage string
 }
 
 // Routes mounts the operator API (behind basic auth, see web.New);
@@ -138,6 +141,9 @@ func (a *API) interventions(ctx context.Context) ([]taskView, error) {
 func (a *API) Status(ctx context.Context) (*web.Status, error) {
 	ins := a.Queue.Inspector()
 	st := &web.Status{Version: a.Version, Generated: time.Now(), Isolation: workspace.Isolation()}
+	if p := workspace.NoToolchainProblem(a.DefaultImage); p != "" {
+		st.Problems = append(st.Problems, p)
+	}
 	names, err := ins.Queues()
 	if err != nil {
 		return nil, fmt.Errorf("list queues: %w", err)
