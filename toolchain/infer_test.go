@@ -24,7 +24,7 @@ func TestInfer(t *testing.T) {
 		{"go without deps", files("go.mod", "module x\n"), "go", "go.mod", "", "go test ./...", "go"},
 		{"go with deps", files("go.mod", "module x\n", "go.sum", ""), "go", "go.mod", "go mod download", "go test ./...", "go"},
 		{"go beats makefile", files("go.mod", "module x", "Makefile", "test:\n\tgo test -race ./...\n"), "go", "go.mod", "", "go test ./...", "go"},
-		{"rust", files("Cargo.toml", "[package]"), "rust", "Cargo.toml", "cargo fetch", "cargo test --offline", "cargo"},
+		{"rust", files("Cargo.toml", "[package]"), "rust", "Cargo.toml", "cargo fetch", "cargo test --workspace --offline", "cargo"},
 		{"node npm lock", files("package.json", `{"scripts":{"test":"jest"},"devDependencies":{"jest":"1"}}`, "package-lock.json", "{}"), "node", "package.json + package-lock.json", "npm ci", "npm test", "node"},
 		{"node pnpm", files("package.json", `{"scripts":{"test":"vitest"},"devDependencies":{"vitest":"1"}}`, "pnpm-lock.yaml", ""), "node", "package.json + pnpm-lock.yaml", "pnpm install --frozen-lockfile", "pnpm test", "node"},
 		{"node yarn", files("package.json", `{"scripts":{"test":"ava"},"dependencies":{"a":"1"}}`, "yarn.lock", ""), "node", "package.json + yarn.lock", "yarn install --frozen-lockfile", "yarn test", "node"},

@@ -23,7 +23,9 @@ func rustRule(fsys fs.FS) (Inference, bool) {
 		return Inference{}, false
 	}
 	// cargo fetch fills CARGO_HOME; the test run is told it is offline.
-	return Inference{Ecosystem: "rust", From: "Cargo.toml", Setup: "cargo fetch", Test: "cargo test --offline", Tools: []string{"cargo"}}, true
+	// --workspace: in a workspace whose root is also a package (ripgrep),
+	// plain cargo test would test the root package only.
+	return Inference{Ecosystem: "rust", From: "Cargo.toml", Setup: "cargo fetch", Test: "cargo test --workspace --offline", Tools: []string{"cargo"}}, true
 }
 
 // npmDefaultTest is the test script `npm init` writes: not a test suite.
