@@ -49,7 +49,7 @@ func applyEntry(tr *tar.Reader, h *tar.Header, dir string) error {
 			return err
 		}
 		return os.Chmod(target, mode|0o700) // later layers must be able to write in it
-	case tar.TypeReg, tar.TypeRegA:
+	case tar.TypeReg: // the reader reports the old TypeRegA as TypeReg
 		return writeFile(target, tr, mode)
 	case tar.TypeSymlink:
 		// Created as it is, absolute or not: inside the sandbox it resolves
