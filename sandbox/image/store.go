@@ -125,6 +125,9 @@ func (s *Store) ensure(ctx context.Context, img v1.Image, dir string) error {
 	if err := unpackImage(ctx, img, filepath.Join(tmp, "rootfs"), layer, total); err != nil {
 		return err
 	}
+	if err := mountPoints(filepath.Join(tmp, "rootfs")); err != nil {
+		return err
+	}
 	env, _ := json.Marshal(cf.Config.Env)
 	if err := os.WriteFile(filepath.Join(tmp, "env.json"), env, 0o600); err != nil {
 		return fmt.Errorf("image cache: %w", err)
@@ -135,6 +138,34 @@ func (s *Store) ensure(ctx context.Context, img v1.Image, dir string) error {
 	_ = os.RemoveAll(dir) // an incomplete copy from a crash
 	if err := os.Rename(tmp, dir); err != nil {
 		return fmt.Errorf("image cache: %w", err)
+	}
+	return nil
+}
+
+// resolverFiles are laid over from the worker by the sandbox (a command with
+// network resolves names as the worker does). Images built by Docker often
+// lack them, and a read-only /etc cannot gain a mount point later.
+var resolverFiles = []string{"etc/resolv.conf", "etc/hosts"}
+
+// mountPoints makes each resolver file an empty regular file of the image
+// (replacing a link, which bubblewrap would follow), and /etc a directory.
+func mountPoints(rootfs string) error {
+	etc := filepath.Join(rootfs, "etc")
+	if fi, err := os.Lstat(etc); err != nil || !fi.IsDir() {
+		_ = os.RemoveAll(etc)
+		if err := os.Mkdir(etc, 0o755); err != nil {
+			return fmt.Errorf("image /etc: %w", err)
+		}
+	}
+	for _, f := range resolverFiles {
+		p := filepath.Join(rootfs, f)
+		if fi, err := os.Lstat(p); err == nil && fi.Mode().IsRegular() {
+			continue
+		}
+		_ = os.RemoveAll(p)
+		if err := os.WriteFile(p, nil, 0o644); err != nil {
+			return fmt.Errorf("image %s: %w", f, err)
+		}
 	}
 	return nil
 }

@@ -56,6 +56,9 @@ func TestPullUnpacksLayersWithWhiteouts(t *testing.T) {
 	if _, err := os.Lstat(filepath.Join(root.Dir, "opt/keep/a")); !os.IsNotExist(err) || read("opt/keep/b") != "b" {
 		t.Errorf("opaque whiteout ignored")
 	}
+	if fi, err := os.Lstat(filepath.Join(root.Dir, "etc/resolv.conf")); err != nil || !fi.Mode().IsRegular() {
+		t.Errorf("no mount point for the worker's resolver file: %v", err)
+	}
 	if l, _ := os.Readlink(filepath.Join(root.Dir, "etc/alt")); l != "/usr/bin/tool" {
 		t.Errorf("absolute link kept as the image has it: %q", l)
 	}
