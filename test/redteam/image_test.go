@@ -8,10 +8,12 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-containerregistry/pkg/authn"
 	"github.com/warden-bot/warden/sandbox/image"
 	it "github.com/warden-bot/warden/sandbox/image/imagetest"
+	tw "github.com/warden-bot/warden/test/world"
 )
 
 // Threat-model row: a repository names a hostile image (`image:` in
@@ -89,5 +91,29 @@ func TestImageOversizedLayerRefused(t *testing.T) {
 	entries, _ := os.ReadDir(dir)
 	if len(entries) != 0 {
 		t.Fatalf("a refused image left %d entries in the cache", len(entries))
+	}
+}
+
+// Through the real binary: a task whose image (here WARDEN_DEFAULT_IMAGE)
+// carries a device node ends blocked naming the refusal, before any model
+// call, and nothing of the image is left in the worker's cache.
+func TestImageHostileBlocksTask(t *testing.T) {
+	host := it.Registry(t)
+	ref := it.Push(t, host+"/hostile:2", it.Image(t, nil, it.Layer(t,
+		it.Entry{Header: tar.Header{Name: "bin/sh", Mode: 0o755}, Body: "#!/bin/sh\n"},
+		it.Entry{Header: tar.Header{Name: "dev/mem", Typeflag: tar.TypeChar, Devmajor: 1, Devminor: 1}})))
+	w := tw.New(t, nil, func(env map[string]string) { env["WARDEN_DEFAULT_IMAGE"] = ref })
+	w.Model.Script(tw.HappyScript)
+	w.Label(40, "Add returns the difference", "fix it", "warden:maintenance", "alice")
+	rec := w.OutcomeOf(40, 120*time.Second)
+	if rec.Outcome != "blocked" || !strings.Contains(rec.Summary, "refused") || !strings.Contains(rec.Summary, "device node") {
+		t.Fatalf("record = %+v", rec)
+	}
+	if n := len(w.Model.Requests()); n != 0 {
+		t.Fatalf("the model was asked %d times", n)
+	}
+	entries, _ := os.ReadDir(filepath.Join(w.Env["WARDEN_DATA_DIR"], "images"))
+	if len(entries) != 0 {
+		t.Fatalf("the refused image left %d entries in the cache", len(entries))
 	}
 }
