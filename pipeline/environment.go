@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/warden-bot/warden/outcome"
+	"github.com/warden-bot/warden/sandbox"
 	"github.com/warden-bot/warden/toolchain"
 	"github.com/warden-bot/warden/workspace"
 )
@@ -36,7 +37,7 @@ func (a *attempt) checkTools(ctx context.Context) error {
 		return nil
 	}
 	line := "for t in " + strings.Join(a.cmds.Tools, " ") + `; do command -v "$t" >/dev/null 2>&1 || echo "$t"; done`
-	res := workspace.Run(ctx, a.command(line, a.cfg.Timeouts.Test))
+	res := workspace.Run(ctx, a.command(line, a.cfg.Timeouts.Test, sandbox.Test))
 	if err := ctx.Err(); err != nil {
 		return err
 	}

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/warden-bot/warden/outcome"
+	"github.com/warden-bot/warden/sandbox"
 	"github.com/warden-bot/warden/workspace"
 )
 
@@ -18,9 +19,7 @@ func (a *attempt) runSetup(ctx context.Context) error {
 	if a.cfg.Setup == "" {
 		return nil
 	}
-	c := a.command(a.cfg.Setup, a.cfg.Timeouts.Test)
-	c.Setup, c.Network = true, false // Setup turns the network on by itself
-	res := workspace.Run(ctx, c)
+	res := workspace.Run(ctx, a.command(a.cfg.Setup, a.cfg.Timeouts.Test, sandbox.Setup))
 	a.log.Info("command finished", "stage", StageSetup, "exit_code", res.ExitCode, "duration_ms", res.Duration.Milliseconds())
 	if err := ctx.Err(); err != nil {
 		return err
@@ -30,15 +29,20 @@ func (a *attempt) runSetup(ctx context.Context) error {
 	}
 	if res.ExitCode != 0 || res.TimedOut {
 		a.output, a.outTitle = res.Output, "Setup output"
-		return &outcome.Error{Class: outcome.Deterministic, Stage: StageSetup, Msg: "the setup command failed", Output: res.Output}
+		return &outcome.Error{Class: outcome.Deterministic, Stage: StageSetup, Msg: "the setup command failed" + capNote(res), Output: res.Output}
 	}
 	return nil
 }
 
-// command is a repository command in the attempt's worktree, with its
-// cache and the repository's network setting.
-func (a *attempt) command(line string, timeout time.Duration) workspace.Command {
-	return workspace.Command{Dir: a.wt.Dir, Line: line, Timeout: timeout, Network: a.cfg.Network, Cache: a.cache(),
+// command is a repository command of that kind in the attempt's worktree,
+// with its cache, its image and the repository's network setting (setup
+// always has the network: workspace.Run gives it).
+func (a *attempt) command(line string, timeout time.Duration, kind sandbox.Kind) workspace.Command {
+	network := sandbox.NoNetwork
+	if a.cfg.Network {
+		network = sandbox.Egress
+	}
+	return workspace.Command{Tree: a.wt.Tree(), Kind: kind, Line: line, Timeout: timeout, Network: network, Cache: a.cache(),
 		Root: a.root.Dir, RootEnv: a.root.Env}
 }
 

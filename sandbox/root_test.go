@@ -32,8 +32,8 @@ func TestImageRootReplacesSystem(t *testing.T) {
 		t.Fatal(err)
 	}
 	wt := t.TempDir()
-	r, out := run(t, Spec{Argv: []string{"sh", "-c", "hello; cat /etc/marker; test -e /usr/bin/perl && echo worker-perl-visible; echo done"},
-		Dir: wt, Writable: []string{wt}, Root: root.Dir, Env: root.Env})
+	r, out := try(t, Profile{Argv: []string{"sh", "-c", "hello; cat /etc/marker; test -e /usr/bin/perl && echo worker-perl-visible; echo done"},
+		Tree: Tree{Dir: wt}, Root: root.Dir, Env: root.Env})
 	if r.ExitCode != 0 || !strings.Contains(out, "hello from the image") || !strings.Contains(out, "image-etc") || !strings.Contains(out, "done") {
 		t.Fatalf("exit %d:\n%s", r.ExitCode, out)
 	}
