@@ -48,6 +48,9 @@ func (a *attempt) checkTools(ctx context.Context) error {
 	if len(missing) == 0 && res.ExitCode == 0 {
 		return nil
 	}
+	if strings.Contains(res.Output, "execvp sh") { // bubblewrap found no shell to start
+		missing = []string{"sh"}
+	}
 	where := "the worker's own system (no image is configured)"
 	if a.cmds.Image != "" {
 		where = "the image " + a.cmds.Image
