@@ -78,6 +78,9 @@ type Record struct {
 	// Branch is the issue's branch, named once: later attempts reuse it
 	// whatever happened to the title, so they update the same PR.
 	Branch string `json:"branch,omitempty"`
+	// Image is the digest (repository@sha256:…) of the image the attempt's
+	// commands ran in; empty: the worker's own system (CONTRACT §12).
+	Image string `json:"image,omitempty"`
 }
 
 // Normalize fills the fields the contract requires to be present (lists as

@@ -13,6 +13,8 @@ import (
 	"github.com/warden-bot/warden/agent"
 	"github.com/warden-bot/warden/modes"
 	"github.com/warden-bot/warden/outcome"
+	"github.com/warden-bot/warden/sandbox/image"
+	"github.com/warden-bot/warden/toolchain"
 	"github.com/warden-bot/warden/workspace"
 )
 
@@ -26,6 +28,8 @@ type attempt struct {
 
 	wt      *workspace.Worktree
 	cfg     modes.Config
+	cmds    toolchain.Plan // the image and commands, and where each came from
+	root    image.Root     // the unpacked image commands run in; zero: the worker's system
 	policy  modes.Policy
 	prior   []outcome.Record
 	session Session
@@ -48,6 +52,7 @@ type ending struct{ rec outcome.Record }
 func (e *ending) Error() string { return fmt.Sprintf("%s: %s", e.rec.Outcome, e.rec.Summary) }
 
 func (a *attempt) run(ctx context.Context) Result {
+	defer a.releaseImage()
 	err := a.setup(ctx)
 	if err == nil {
 		err = a.supervised(ctx)
@@ -104,6 +109,15 @@ func (a *attempt) prepare(ctx context.Context) error {
 	}
 	a.log.Info("worktree prepared", "duration_ms", time.Since(start).Milliseconds())
 	if err := a.loadConfig(); err != nil {
+		return err
+	}
+	if err := a.resolveCommands(); err != nil {
+		return err
+	}
+	if err := a.pullImage(ctx); err != nil {
+		return err
+	}
+	if err := a.checkTools(ctx); err != nil {
 		return err
 	}
 	if err := a.runSetup(ctx); err != nil {

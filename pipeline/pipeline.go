@@ -10,6 +10,7 @@ import (
 	"github.com/warden-bot/warden/metrics"
 	"github.com/warden-bot/warden/outcome"
 	"github.com/warden-bot/warden/sandbox"
+	"github.com/warden-bot/warden/sandbox/image"
 	"github.com/warden-bot/warden/supervisor"
 	"github.com/warden-bot/warden/workspace"
 )
@@ -82,6 +83,18 @@ type Pipeline struct {
 	OnIntervention func(ctx context.Context, t Task, reason string)
 	// OnTerminal is told of every attempt that ended for good (systemic detector).
 	OnTerminal func(ctx context.Context, t Task, rec outcome.Record)
+	// DefaultImage is WARDEN_DEFAULT_IMAGE: the image of repositories that
+	// name none (CONTRACT §12).
+	DefaultImage string
+	// Images pulls and unpacks repositories' images (sandbox/image.Store);
+	// nil runs every command on the worker's own system.
+	Images Images
+}
+
+// Images resolves an image reference to an unpacked root file system.
+type Images interface {
+	Pull(ctx context.Context, ref string) (image.Root, error)
+	Release(root image.Root)
 }
 
 type counter interface {

@@ -20,6 +20,7 @@ func (a *attempt) result(ctx context.Context, err error) Result {
 	if a.wt != nil {
 		rec.Branch = a.wt.Branch
 	}
+	rec.Image = a.root.Digest
 	u := a.usage()
 	rec.CostUSD, rec.Tokens = u.CostUSD, u.InputTokens+u.OutputTokens
 	rec.SpentUSD, rec.BudgetUSD = a.spend(ctx)

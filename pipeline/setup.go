@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"time"
 
 	"github.com/warden-bot/warden/outcome"
 	"github.com/warden-bot/warden/sandbox"
@@ -18,7 +19,7 @@ func (a *attempt) runSetup(ctx context.Context) error {
 	if a.cfg.Setup == "" {
 		return nil
 	}
-	res := workspace.Run(ctx, workspace.Command{Tree: a.wt.Tree(), Kind: sandbox.Setup, Line: a.cfg.Setup, Timeout: a.cfg.Timeouts.Test, Cache: a.cache()})
+	res := workspace.Run(ctx, a.command(a.cfg.Setup, a.cfg.Timeouts.Test, sandbox.Setup))
 	a.log.Info("command finished", "stage", StageSetup, "exit_code", res.ExitCode, "duration_ms", res.Duration.Milliseconds())
 	if err := ctx.Err(); err != nil {
 		return err
@@ -31,6 +32,18 @@ func (a *attempt) runSetup(ctx context.Context) error {
 		return &outcome.Error{Class: outcome.Deterministic, Stage: StageSetup, Msg: "the setup command failed" + capNote(res), Output: res.Output}
 	}
 	return nil
+}
+
+// command is a repository command of that kind in the attempt's worktree,
+// with its cache, its image and the repository's network setting (setup
+// always has the network: workspace.Run gives it).
+func (a *attempt) command(line string, timeout time.Duration, kind sandbox.Kind) workspace.Command {
+	network := sandbox.NoNetwork
+	if a.cfg.Network {
+		network = sandbox.Egress
+	}
+	return workspace.Command{Tree: a.wt.Tree(), Kind: kind, Line: line, Timeout: timeout, Network: network, Cache: a.cache(),
+		Root: a.root.Dir, RootEnv: a.root.Env}
 }
 
 // cache is the repository's dependency cache when it has a setup command;

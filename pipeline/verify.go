@@ -51,14 +51,11 @@ func (a *attempt) testStage(ctx context.Context) error {
 // runCommand runs a repository command in the worktree and logs its time,
 // which is the repository's, not Warden's (docs/BENCHMARKS.md subtracts it).
 func (a *attempt) runCommand(ctx context.Context, stage, line string, timeout time.Duration) workspace.Result {
-	kind, network := sandbox.Test, sandbox.NoNetwork
+	kind := sandbox.Test
 	if stage == StageSecurity {
 		kind = sandbox.Security
 	}
-	if a.cfg.Network {
-		network = sandbox.Egress
-	}
-	res := workspace.Run(ctx, workspace.Command{Tree: a.wt.Tree(), Kind: kind, Line: line, Timeout: timeout, Network: network, Cache: a.cache()})
+	res := workspace.Run(ctx, a.command(line, timeout, kind))
 	a.log.Info("command finished", "stage", stage, "exit_code", res.ExitCode, "duration_ms", res.Duration.Milliseconds())
 	return res
 }

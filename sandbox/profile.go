@@ -52,6 +52,11 @@ type Profile struct {
 	// Sockets are Warden's own Unix sockets bound in (the metering proxy),
 	// so a command without network reaches exactly them.
 	Sockets []string
+	// Root is the repository's unpacked image (package sandbox/image): its
+	// /usr, /bin, /sbin, /lib*, /etc and /opt replace the worker's, read-only;
+	// the worktree, HOME, /proc, /dev and /tmp are as without it. Empty: the
+	// worker's own system.
+	Root    string
 	Home    string        // private HOME; a fresh temporary directory when empty, removed after
 	Timeout time.Duration // default 10 minutes
 	Limits  Limits        // zero fields take DefaultLimits
@@ -70,7 +75,7 @@ func Run(ctx context.Context, p Profile) Result {
 	lim := p.Limits.orDefaults()
 	s := spec{
 		argv: p.Argv, dir: p.Tree.Dir, env: p.Env, home: p.Home, timeout: p.Timeout,
-		stdin: p.Stdin, writable: []string{p.Tree.Dir}, sockets: p.Sockets, tmpSize: lim.Tmp,
+		stdin: p.Stdin, writable: []string{p.Tree.Dir}, sockets: p.Sockets, tmpSize: lim.Tmp, root: p.Root,
 	}
 	hints := &hintWriter{}
 	s.stdout, s.stderr = tee(p.Stdout, hints), tee(p.Stderr, hints)
@@ -113,7 +118,7 @@ func (p Profile) check() error {
 	if err := p.Tree.Verify(); err != nil {
 		return err
 	}
-	for _, d := range append(append(nonEmpty(p.Cache, p.Home), p.ReadOnly...), p.Sockets...) {
+	for _, d := range append(append(nonEmpty(p.Cache, p.Home, p.Root), p.ReadOnly...), p.Sockets...) {
 		if !filepath.IsAbs(d) || filepath.Clean(d) == "/" || underAny(filepath.Clean(d), []string{"/proc/", "/sys/", "/dev/"}) {
 			return fmt.Errorf("sandbox: %q may not be mounted", d)
 		}

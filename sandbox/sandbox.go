@@ -31,6 +31,7 @@ type spec struct {
 	protect  []string // read-only inside a writable tree (its .git), bound last
 	sockets  []string
 	bwrap    []string // more bubblewrap arguments (the network policy)
+	root     string   // an unpacked image replacing the system directories; "" for the worker's
 	home     string
 	tmpSize  int64
 	timeout  time.Duration

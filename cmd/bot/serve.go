@@ -163,7 +163,7 @@ func (a *app) listen(errc chan<- error) []*echo.Echo {
 }
 
 func (a *app) echo(surface web.Surface) *echo.Echo {
-	api := &operator.API{Queue: a.queue, RDB: a.backend.RDB, Version: version, Ledger: sessions.NewLedger(a.cfg, a.backend.RDB, nil), Warnings: a.warnings}
+	api := &operator.API{Queue: a.queue, RDB: a.backend.RDB, Version: version, Ledger: sessions.NewLedger(a.cfg, a.backend.RDB, nil), Warnings: a.warnings, DefaultImage: a.cfg.DefaultImage}
 	opts := web.Options{Surface: surface, Redis: a.backend, Registry: a.metrics.Registry, UIPassword: a.cfg.UIPassword, Log: a.log, Operator: api.Routes, Status: api.Status}
 	if a.cfg.Role != "worker" {
 		opts.Webhooks = a.webhookHandler().ServeHTTP

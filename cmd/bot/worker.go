@@ -64,5 +64,6 @@ func (a *app) startWorker(ctx context.Context) (*jobs.Server, error) {
 	}
 	a.log.Info("worker started", "concurrency", a.cfg.Concurrency, "worker", host, "isolation", workspace.Isolation())
 	workspace.WarnIsolation(a.log)
+	workspace.WarnToolchains(a.log, a.cfg.DefaultImage)
 	return srv, nil
 }
