@@ -97,6 +97,8 @@ func (a *attempt) prepare(ctx context.Context) error {
 	}
 	if f := a.t.Followup; f != nil { // the PR's own branch, from its head
 		req.Branch, req.Start = f.Branch, f.HeadSHA
+	} else if r := a.t.Resume; r != nil { // an open PR: continue it
+		req.Branch, req.Start = r.Branch, r.HeadSHA
 	}
 	a.wt, err = a.p.Workspace.Prepare(ctx, req)
 	if err != nil {

@@ -95,6 +95,15 @@ func (r *Runner) Run(ctx context.Context, p jobs.RunPayload, at jobs.Attempt) jo
 		res := r.Followups.Run(ctx, host, t, p)
 		return jobs.Result{Record: res.Record, DeferFor: res.DeferFor}
 	}
+	if r.Followups != nil {
+		stop, err := r.Followups.Continue(ctx, host, &t, p)
+		if err != nil {
+			return jobs.Result{Record: retryable(err)}
+		}
+		if stop != nil {
+			return jobs.Result{Record: stop.Record}
+		}
+	}
 	res := r.Pipeline.Attempt(ctx, host, t)
 	if r.Followups != nil {
 		r.Followups.After(context.WithoutCancel(ctx), p, res.Record.PR)
