@@ -167,6 +167,23 @@ func (q *Queue) EnqueuePRAfter(ctx context.Context, p PRPayload, d time.Duration
 	return nil
 }
 
+// EnqueuePRAgain queues the PR's evaluation after the one that holds its
+// lease: one waiting evaluation per PR, so a burst of events while one
+// runs coalesces into a single later one (it re-reads everything).
+func (q *Queue) EnqueuePRAgain(ctx context.Context, p PRPayload, d time.Duration) error {
+	task, err := NewPRTask(p)
+	if err != nil {
+		return err
+	}
+	// One id per window of d: the again-task of an earlier window may be
+	// the one running now, and must not swallow this event.
+	id := fmt.Sprintf("pr-again:%s:%d", IssueKey(p.Repo, p.PR), time.Now().UnixNano()/int64(max(d, time.Second)))
+	if _, err := q.client.EnqueueContext(ctx, task, asynq.TaskID(id), asynq.ProcessIn(d)); err != nil && !errors.Is(err, asynq.ErrTaskIDConflict) {
+		return fmt.Errorf("enqueue pr %s#%d again: %w", p.Repo, p.PR, err)
+	}
+	return nil
+}
+
 // EnqueueClosed queues the follow-up of a closed issue.
 func (q *Queue) EnqueueClosed(ctx context.Context, p ClosedPayload) error {
 	task, err := NewClosedTask(p)

@@ -128,6 +128,7 @@ type PRPayload struct {
 	Action       string `json:"action"` // checks, sync, review, closed, status
 	Merged       bool   `json:"merged,omitempty"`
 	Sender       string `json:"sender,omitempty"`
+	Attempt      int    `json:"attempt,omitempty"` // re-evaluations after refused merges
 }
 
 // ClosedPayload names an issue that was closed.

@@ -74,8 +74,13 @@ func (l *Lifecycle) branchWork(ctx context.Context, c *github.Client, x *pr, log
 	full := x.owner + "/" + x.name
 	it := followup.Item{Kind: followup.KindConflict, SHA: x.GetHead().GetSHA(), Body: "GitHub reports a conflict with the base."}
 	added, err := l.Followups.Add(ctx, full, x.GetNumber(), it)
-	if err != nil || !added {
+	if err != nil {
 		return true, err
+	}
+	if !added { // pending still: queue again (idempotent), the first may have failed
+		if n, err := l.Followups.Pending(ctx, full, x.GetNumber()); err != nil || n == 0 {
+			return true, err
+		}
 	}
 	log.Info("PR conflicts with its base; queuing an update of the branch")
 	repo, _, err := c.Repositories.Get(ctx, x.owner, x.name)

@@ -28,6 +28,7 @@ type App interface {
 
 type counter interface {
 	Incr(ctx context.Context, key string) (int64, error)
+	Get(ctx context.Context, key string) (int64, error)
 }
 
 // Lifecycle implements jobs.Lifecycle.
@@ -43,6 +44,8 @@ type Lifecycle struct {
 	MaxCheckFixes int
 	// Followups holds feedback and branch holds for follow-ups; may be nil.
 	Followups *followup.Store
+	// Locks holds the per-PR lease (lease.go); nil evaluates unleased.
+	Locks *jobs.Locks
 }
 
 // pr is a Warden pull request as re-read from the API.
@@ -52,6 +55,7 @@ type pr struct {
 	issue        int
 	mode         string
 	installation int64
+	attempt      int // re-evaluations after refused merges so far
 }
 
 var markerRE = regexp.MustCompile(`<!-- ([a-z0-9-]+):pr (\{[^>]*\}) -->`)

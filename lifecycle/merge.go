@@ -44,12 +44,14 @@ func (l *Lifecycle) maybeMerge(ctx context.Context, c *github.Client, x *pr, log
 		}
 		return l.checksFailed(ctx, c, x, why, log)
 	}
+	if ok, err := l.mergeGuard(ctx, x, log); !ok || err != nil {
+		return err // under the lease, just before the call (lease.go)
+	}
 	_, _, err = c.PullRequests.Merge(ctx, x.owner, x.name, x.GetNumber(), "", &github.PullRequestOptions{MergeMethod: "squash", SHA: x.GetHead().GetSHA()})
 	var er *github.ErrorResponse
 	if errors.As(err, &er) && er.Response != nil && (er.Response.StatusCode == http.StatusMethodNotAllowed || er.Response.StatusCode == http.StatusConflict) {
-		// A conflict or a new head: the next event starts the wait again.
-		log.Info("PR not mergeable now; waiting for the next event", "err", err)
-		return nil
+		// Not mergeable yet, or a new head: look again later (lease.go).
+		return l.mergeRefused(ctx, c, x, x.attempt, err, log)
 	}
 	if err != nil {
 		return fmt.Errorf("merge %s/%s#%d: %w", x.owner, x.name, x.GetNumber(), err)
@@ -66,17 +68,35 @@ func (l *Lifecycle) maybeMerge(ctx context.Context, c *github.Client, x *pr, log
 }
 
 // checksFailed tells the issue once per head and, within the fix budget,
-// queues a fix attempt that updates the same branch and PR.
+// queues a fix attempt that updates the same branch and PR. The counts are
+// written after the effects (under the PR's lease): a retry after a
+// transient error reports and queues what the first try did not.
 func (l *Lifecycle) checksFailed(ctx context.Context, c *github.Client, x *pr, why string, log *slog.Logger) error {
 	sha := x.GetHead().GetSHA()
-	n, err := l.Counter.Incr(ctx, fmt.Sprintf("%s/%s#%d:checks:%s", x.owner, x.name, x.issue, sha))
-	if err != nil || n > 1 {
+	reported := fmt.Sprintf("%s/%s#%d:checks:%s", x.owner, x.name, x.issue, sha)
+	if n, err := l.Counter.Get(ctx, reported); err != nil || n > 0 {
 		return err // this head's failure was reported already
 	}
-	fixes, err := l.Counter.Incr(ctx, fmt.Sprintf("%s/%s#%d:check-fixes", x.owner, x.name, x.issue))
+	fixKey := fmt.Sprintf("%s/%s#%d:check-fixes", x.owner, x.name, x.issue)
+	fixes, err := l.Counter.Get(ctx, fixKey)
 	if err != nil {
 		return err
 	}
+	fixes++
+	if err := l.reportChecks(ctx, c, x, why, fixes, log); err != nil {
+		return err
+	}
+	if _, err := l.Counter.Incr(ctx, fixKey); err != nil {
+		return err
+	}
+	_, err = l.Counter.Incr(ctx, reported)
+	return err
+}
+
+// reportChecks answers a red head: a fix attempt within the budget, an
+// escalation after it.
+func (l *Lifecycle) reportChecks(ctx context.Context, c *github.Client, x *pr, why string, fixes int64, log *slog.Logger) error {
+	sha := x.GetHead().GetSHA()
 	h, err := l.issueHost(ctx, c, x)
 	if err != nil {
 		return err
@@ -90,14 +110,14 @@ func (l *Lifecycle) checksFailed(ctx context.Context, c *github.Client, x *pr, w
 		return h.State(ctx, pipeline.StateEscalated)
 	}
 	log.Info("checks failed; queuing a fix attempt", "why", why)
-	if err := h.Poster.Reply(ctx, x.owner, x.name, x.issue, msg+fmt.Sprintf(" Warden queued fix attempt %d of %d on the same branch.", fixes, l.MaxCheckFixes)); err != nil {
-		return err
-	}
 	repo, _, err := c.Repositories.Get(ctx, x.owner, x.name)
 	if err != nil {
 		return fmt.Errorf("get repo %s/%s: %w", x.owner, x.name, err)
 	}
-	return l.queueCIFix(ctx, c, x, repo)
+	if err := l.queueCIFix(ctx, c, x, repo); err != nil { // queued first: a lost reply is retried, a lost fix is not seen
+		return err
+	}
+	return h.Poster.Reply(ctx, x.owner, x.name, x.issue, msg+fmt.Sprintf(" Warden queued fix attempt %d of %d on the same branch.", fixes, l.MaxCheckFixes))
 }
 
 // repoConfig reads .github/warden.yml from the default branch; a missing

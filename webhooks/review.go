@@ -70,7 +70,16 @@ func (r *Router) feedback(ctx context.Context, pr ownPR, it followup.Item, sende
 		return Decision{}, unavailable("store feedback", err)
 	}
 	if !added {
-		return ok("feedback already answered or pending"), nil
+		// Already pending (or in flight) is not the same as queued: the
+		// first delivery may have stored it and failed to enqueue. Queueing
+		// is idempotent, so a redelivery completes what the first left undone.
+		n, err := r.Followups.Pending(ctx, pr.repo, pr.number)
+		if err != nil {
+			return Decision{}, unavailable("read pending feedback", err)
+		}
+		if n == 0 {
+			return ok("feedback already answered"), nil
+		}
 	}
 	return r.queueFollowup(ctx, pr, sender, delivery)
 }
