@@ -50,6 +50,19 @@ func (l *Lifecycle) queueCIFix(ctx context.Context, c *github.Client, x *pr, rep
 	return err
 }
 
+// ensureFollowup queues a follow-up for the PR (idempotent: one queued or
+// running takes the feedback along), from what the PR itself says of its
+// repository: no extra read.
+func (l *Lifecycle) ensureFollowup(ctx context.Context, x *pr) error {
+	repo := x.GetBase().GetRepo()
+	if repo == nil || repo.GetCloneURL() == "" {
+		return nil // an older payload: the next feedback event queues it
+	}
+	_, err := l.Queue.EnqueueRun(ctx, jobs.RunPayload{Repo: x.owner + "/" + x.name, Installation: x.installation, Issue: x.issue,
+		Mode: x.mode, CloneURL: repo.GetCloneURL(), DefaultBranch: repo.GetDefaultBranch(), Reason: jobs.ReasonFollowup, PR: x.GetNumber()})
+	return err
+}
+
 // branchWork is what Warden does to its PR's branch before judging it:
 // nothing while a human holds it (stop), and a conflict update when GitHub
 // reports the PR unmergeable (stop: no merge until the update is pushed
@@ -65,6 +78,9 @@ func (l *Lifecycle) branchWork(ctx context.Context, c *github.Client, x *pr, log
 		log.Info("feedback waiting or a follow-up running; the PR is not merged now", "err", err)
 		if err == nil {
 			err = l.Followups.Skipped(ctx, x.owner+"/"+x.name, x.GetNumber())
+		}
+		if err == nil { // feedback whose enqueue failed gets its follow-up now
+			err = l.ensureFollowup(ctx, x)
 		}
 		return true, err
 	}
