@@ -22,9 +22,9 @@ type Runner struct {
 	Reevaluate func(ctx context.Context, p jobs.PRPayload) error
 	// Lease takes the PR's lease around the push (see lifecycle's lease):
 	// no merge evaluation runs between the push and its record; may be nil.
-	Lease func(ctx context.Context, repo string, pr int) (release func(), err error)
-	Prefix     string
-	Log        *slog.Logger
+	Lease  func(ctx context.Context, repo string, pr int) (release func(), err error)
+	Prefix string
+	Log    *slog.Logger
 }
 
 // finish runs the merge evaluation that was skipped while the follow-up

@@ -35,6 +35,7 @@ import (
 //   - never merged while feedback waits or runs;
 //   - no inline comment answered twice;
 //   - no push over a commit Warden did not write;
+//
 // and once the world is quiet: every comment answered exactly once (unless
 // a human holds the branch), no PR busy, the issue labelled.
 //
@@ -45,6 +46,10 @@ var (
 	simFrom  = flag.Int64("sim.from", 1, "first seed")
 	simSeed  = flag.Int64("sim.seed", 0, "replay this one seed")
 	simSteps = flag.Int("sim.steps", 30, "steps per seed")
+	// simOld replays a behaviour from before #27, to show the invariants
+	// catch it: "forcepush" (an issue run ignores the open PR and pushes
+	// from the base), "drain" (a follow-up deletes the feedback it takes).
+	simOld = flag.String("sim.old", "", "replay a pre-#27 behaviour: forcepush | drain")
 )
 
 func TestInterleavings(t *testing.T) {
@@ -116,22 +121,22 @@ func (f *flakyQueue) EnqueueRun(ctx context.Context, p jobs.RunPayload, o ...asy
 // sim is one seed's world.
 type sim struct {
 	*simEnv
-	rng      *rand.Rand
-	issue    int
-	pr       int
-	branch   string
-	q        *jobs.Queue
-	store    *followup.Store
-	life     *Lifecycle
-	fu       *followup.Runner
-	router   *webhooks.Router
-	comments map[int64]bool // inline comments stored as feedback
+	rng       *rand.Rand
+	issue     int
+	pr        int
+	branch    string
+	q         *jobs.Queue
+	store     *followup.Store
+	life      *Lifecycle
+	fu        *followup.Runner
+	router    *webhooks.Router
+	comments  map[int64]bool // inline comments stored as feedback
 	redeliver [][]byte
-	human    []string // commits pushed by people
-	killed   []jobs.RunPayload
-	release  []chan struct{}
-	merged   bool
-	log      []string
+	human     []string // commits pushed by people
+	killed    []jobs.RunPayload
+	release   []chan struct{}
+	merged    bool
+	log       []string
 }
 
 func (s *sim) fail(format string, a ...any) error {
@@ -381,6 +386,11 @@ type killKey struct{}
 func (s *sim) attempt(ctx context.Context, h pipeline.Host, t pipeline.Task) pipeline.Result {
 	kill, _ := ctx.Value(killKey{}).(func())
 	fh := h.(*pipeline.FollowupHost)
+	if *simOld == "drain" { // the feedback is gone before the attempt acts
+		if tk, err := s.store.Take(ctx, repo, s.pr); err == nil {
+			_ = s.store.Finish(ctx, repo, s.pr, tk.Items)
+		}
+	}
 	kill()
 	release, err := fh.Lease(ctx)
 	if err != nil {
@@ -406,6 +416,9 @@ func (s *sim) issueRun(ctx context.Context, i int) {
 	p := s.payload()
 	p.Reason, p.PR = jobs.ReasonRetry, 0
 	stop, err := s.fu.Continue(ctx, h, &t, p)
+	if *simOld == "forcepush" {
+		stop, err, t.Resume = nil, nil, nil
+	}
 	switch {
 	case err != nil || stop != nil:
 		s.note("%d issue run: nothing changed (%v)", i, err)
@@ -487,7 +500,6 @@ func (s *sim) settle(ctx context.Context) error {
 	}
 	return s.fail("issue #%d ends without a Warden label", s.issue)
 }
-
 
 // writers answers alice and bob as writers (the fake's permissions).
 type writers struct{}
