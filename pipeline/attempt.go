@@ -65,6 +65,9 @@ func (a *attempt) setup(ctx context.Context) error {
 	if !info.Open {
 		return &outcome.Error{Class: outcome.Canceled, Msg: "the issue is closed"}
 	}
+	if a.t.Triggered && !hasTrigger(info.Labels, a.p.Prefix) { // removed while the task waited
+		return &outcome.Error{Class: outcome.Canceled, Msg: "the trigger label was removed"}
+	}
 	a.t.Title, a.t.Body = info.Title, info.Body
 	// A sub-issue relabelled by hand keeps its depth: the marker can only
 	// deepen what the payload says, so a forged one only restricts Warden.
