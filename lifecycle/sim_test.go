@@ -161,6 +161,7 @@ func (e *simEnv) run(seed int64, steps int) error {
 		}
 	}()
 	s.open()
+	defer s.gh.ClosePull(repo, s.pr, false) // the next seeds' reads skip it
 	for i := range steps {
 		if err := s.step(ctx, i); err != nil {
 			return err
