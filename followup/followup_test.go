@@ -143,8 +143,10 @@ func TestBusyAndSkipped(t *testing.T) {
 		t.Fatal("finished follow-up still busy")
 	}
 	_ = s.Skipped(ctx, repo, 1)
-	if !s.SkippedEval(ctx, repo, 1) || !s.SkippedEval(ctx, repo, 1) {
-		t.Fatal("skipped evaluation forgotten before it was queued again")
+	for range 2 { // read twice: reading does not forget it
+		if !s.SkippedEval(ctx, repo, 1) {
+			t.Fatal("skipped evaluation forgotten before it was queued again")
+		}
 	}
 	_ = s.ClearSkipped(ctx, repo, 1)
 	if s.SkippedEval(ctx, repo, 1) {
