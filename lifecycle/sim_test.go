@@ -8,6 +8,7 @@ import (
 	"math/rand"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -136,6 +137,7 @@ type sim struct {
 	killed    []jobs.RunPayload
 	release   []chan struct{}
 	merged    bool
+	checked   string // the branch head whose history check passed
 	log       []string
 }
 
@@ -193,7 +195,14 @@ func (s *sim) payload() jobs.RunPayload {
 		CloneURL: s.gh.Repo(repo).CloneURL, DefaultBranch: "main"}
 }
 
-func (s *sim) head() string { return s.git("rev-parse", s.branch) }
+// head is the branch's head, read from its loose ref (no process per
+// step) or, when packed, from git.
+func (s *sim) head() string {
+	if b, err := os.ReadFile(filepath.Join(s.bare, "refs", "heads", filepath.FromSlash(s.branch))); err == nil {
+		return strings.TrimSpace(string(b))
+	}
+	return s.git("rev-parse", s.branch)
+}
 
 func (s *sim) git(args ...string) string {
 	cmd := exec.Command("git", append([]string{"-C", s.bare}, args...)...)
@@ -451,11 +460,16 @@ func (s *sim) check(ctx context.Context) error {
 			return s.fail("comment %d answered %d times", c.InReplyTo, n)
 		}
 	}
+	head := s.head()
+	if head == s.checked {
+		return nil // the branch did not move: its history was checked
+	}
 	for _, h := range s.human {
-		if exec.Command("git", "-C", s.bare, "merge-base", "--is-ancestor", h, s.branch).Run() != nil {
+		if exec.Command("git", "-C", s.bare, "merge-base", "--is-ancestor", h, head).Run() != nil {
 			return s.fail("human commit %s was pushed over", h[:7])
 		}
 	}
+	s.checked = head
 	return nil
 }
 
