@@ -12,7 +12,9 @@ import (
 // #30 item 3: one evaluation per PR event. Every REST call of a label →
 // merged PR flow with one external check is counted; one merge call, and
 // the check runs of the head read once per evaluation (evaluations of one
-// PR coalesce under its lease).
+// PR coalesce under its lease). The #30 targets (opened ≤ 11, merged ≤ 20)
+// are not met yet: measured 15 and 32 (14 and 32 on 326ec27); the log
+// lists every call.
 func TestRESTCallsLabelToMergedPR(t *testing.T) {
 	w := newWorld(t, calcRepo())
 	w.FollowPushes()
@@ -43,6 +45,9 @@ func TestRESTCallsLabelToMergedPR(t *testing.T) {
 		}
 	}
 	t.Logf("REST calls: label → PR opened %d; label → merged %d (merge calls %d, check-run reads %d)", opened, len(calls), merges, runs)
+	for i, c := range calls { // where the calls go, for the next one to cut
+		t.Logf("%2d %s %s %d", i+1, c.Method, c.Path, c.Status)
+	}
 	if merges != 1 {
 		t.Errorf("%d merge calls for one PR, want 1", merges)
 	}
