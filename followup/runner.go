@@ -227,7 +227,7 @@ func (r *Runner) reply(ctx context.Context, c *github.Client, host *pipeline.Git
 		if it.Kind != KindInline || it.ID == 0 {
 			continue
 		}
-		if _, _, err := c.PullRequests.CreateCommentInReplyTo(ctx, host.Owner, host.Name, p.PR, ReplyText(sha), it.ID); err != nil {
+		if err := replyInThread(ctx, c, host.Owner, host.Name, p.PR, it.ID, ReplyText(sha)); err != nil {
 			log.Warn("inline thread not answered", "comment", it.ID, "err", err)
 		}
 		if err := r.Store.Answered(ctx, p.Repo, p.PR, it); err != nil {

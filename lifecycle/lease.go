@@ -3,11 +3,9 @@ package lifecycle
 import (
 	"context"
 	"errors"
-	"fmt"
 	"log/slog"
 	"time"
 
-	"github.com/google/go-github/v60/github"
 	"github.com/warden-bot/warden/jobs"
 )
 
@@ -80,70 +78,23 @@ func (l *Lifecycle) leased(ctx context.Context, p jobs.PRPayload, n int, eval fu
 
 // mergeGuard is read under the lease immediately before the merge call:
 // feedback stored or a follow-up started since the evaluation began, or a
-// hold, stops the merge; and one merge call is made per head (another
-// evaluation that got here for the same head does not call again).
+// hold, stops the merge. One merge call per head follows from the lease:
+// the next evaluation re-reads the PR under it and finds it merged.
 func (l *Lifecycle) mergeGuard(ctx context.Context, x *pr, log *slog.Logger) (bool, error) {
-	full := x.owner + "/" + x.name
-	if l.Followups != nil {
-		if l.held(ctx, x, log) {
-			return false, nil
-		}
-		if busy, err := l.Followups.Busy(ctx, full, x.GetNumber()); err != nil || busy {
-			log.Info("feedback arrived during the evaluation; not merging", "err", err)
-			if err == nil {
-				err = l.Followups.Skipped(ctx, full, x.GetNumber())
-			}
-			return false, err
-		}
-	}
-	if l.Locks == nil {
+	if l.Followups == nil {
 		return true, nil
 	}
-	_, err := l.Locks.Acquire(ctx, fmt.Sprintf("merge:%s@%s", jobs.IssueKey(full, x.GetNumber()), x.GetHead().GetSHA()))
-	if errors.Is(err, jobs.ErrLocked) {
-		log.Info("merge of this head already called; not calling again")
+	if l.held(ctx, x, log) {
 		return false, nil
 	}
-	return err == nil, err
-}
-
-// mergeRefused forgets the merge call of a head GitHub refused (405, 409:
-// not mergeable yet, a new head, a conflict being computed) and looks
-// again later, with backoff: no event may ever come for a green PR that
-// GitHub merely had not finished computing.
-func (l *Lifecycle) mergeRefused(ctx context.Context, c *github.Client, x *pr, attempt int, why error, log *slog.Logger) error {
 	full := x.owner + "/" + x.name
-	if l.Locks != nil {
-		_ = l.Locks.Forget(ctx, fmt.Sprintf("merge:%s@%s", jobs.IssueKey(full, x.GetNumber()), x.GetHead().GetSHA()))
+	busy, err := l.Followups.Busy(ctx, full, x.GetNumber())
+	if err != nil || busy {
+		log.Info("feedback arrived during the evaluation; not merging", "err", err)
+		if err == nil {
+			err = l.Followups.Skipped(ctx, full, x.GetNumber())
+		}
+		return false, err
 	}
-	if attempt >= maxMergeRetries {
-		log.Info("GitHub still refuses the merge; waiting for the next event", "err", why)
-		return l.mergeNote(ctx, c, x, fmt.Sprintf("PR #%d is not merged yet: GitHub refused the merge %d times (%s). "+
-			"Warden tries again on the next push, check or review.", x.GetNumber(), attempt+1, githubWords(why)))
-	}
-	d := MergeBackoff(attempt)
-	log.Info("GitHub refused the merge for now; evaluating again", "err", why, "in", d)
-	if err := l.Queue.EnqueuePRAfter(ctx, jobs.PRPayload{Repo: full, Installation: x.installation, PR: x.GetNumber(),
-		Action: "checks", Attempt: attempt + 1}, d); err != nil {
-		return err
-	}
-	return l.mergeNote(ctx, c, x, fmt.Sprintf("PR #%d is not merged yet: GitHub refused the merge for now (%s); Warden looks again in %s.",
-		x.GetNumber(), githubWords(why), d))
-}
-
-// maxMergeRetries bounds the re-evaluations after refused merges (about an
-// hour in all); after them only a new event starts one.
-const maxMergeRetries = 8
-
-// MergeBackoff is the wait before re-evaluation n+1 after a refused merge.
-func MergeBackoff(n int) time.Duration {
-	return min(15*time.Second<<min(n, 10), 15*time.Minute)
-}
-
-func githubWords(err error) string {
-	var er *github.ErrorResponse
-	if errors.As(err, &er) && er.Message != "" {
-		return er.Message
-	}
-	return err.Error()
+	return true, nil
 }

@@ -13,6 +13,9 @@ import (
 // PR re-evaluates the Warden PRs a payload points at.
 func (l *Lifecycle) PR(ctx context.Context, p jobs.PRPayload) error {
 	c := l.App.Client(p.Installation)
+	if p.Action == "rules" && l.Rules != nil {
+		l.Rules.Invalidate(p.Repo) // the rules changed: read them again
+	}
 	nums, err := l.prsFor(ctx, c, p)
 	if err != nil {
 		return err
@@ -32,7 +35,7 @@ func (l *Lifecycle) evaluateOne(ctx context.Context, c *github.Client, p jobs.PR
 	if err != nil || x == nil {
 		return err
 	}
-	x.installation, x.attempt = p.Installation, p.Attempt
+	x.installation = p.Installation
 	if stale(p, x) {
 		l.Log.Info("check event for an old head; ignored", "repo", p.Repo, "pr", n, "sha", p.SHA, "head", x.GetHead().GetSHA())
 		return nil
@@ -46,7 +49,7 @@ func (l *Lifecycle) evaluateOne(ctx context.Context, c *github.Client, p jobs.PR
 // stale reports a check or status event about a head the PR has left: only
 // the current head's CI may merge it.
 func stale(p jobs.PRPayload, x *pr) bool {
-	return (p.Action == "checks" || p.Action == "status") && p.SHA != "" && p.SHA != x.GetHead().GetSHA()
+	return (p.Action == "checks" || p.Action == "status" || p.Action == "dequeued" || p.Action == "retry") && p.SHA != "" && p.SHA != x.GetHead().GetSHA()
 }
 
 func (l *Lifecycle) evaluate(ctx context.Context, c *github.Client, x *pr, p jobs.PRPayload) error {
@@ -67,6 +70,9 @@ func (l *Lifecycle) evaluate(ctx context.Context, c *github.Client, x *pr, p job
 	}
 	if stop {
 		return nil
+	}
+	if p.Action == "dequeued" {
+		return l.dequeued(ctx, c, x, p.Reason, log)
 	}
 	// A maintenance PR carries warden/mode success; anyone else's value is overwritten.
 	if p.Action == "status" || p.Action == "sync" {

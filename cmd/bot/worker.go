@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/warden-bot/warden/branchrules"
 	"github.com/warden-bot/warden/comments"
 	"github.com/warden-bot/warden/followup"
 	"github.com/warden-bot/warden/jobs"
@@ -50,7 +51,8 @@ func (a *app) startWorker(ctx context.Context) (*jobs.Server, error) {
 	locks, ids := jobs.NewLocks(a.backend.RDB, jobs.RunLockTTL), jobs.NewStatusIDs(a.backend.RDB)
 	fu := &followup.Runner{Store: followup.NewStore(a.backend.RDB), Attempt: p.Attempt, Next: a.queue.EnqueueNext, Reevaluate: a.queue.EnqueuePR, Prefix: a.cfg.LabelPrefix, Log: a.log}
 	life := &lifecycle.Lifecycle{App: a.gh, Queue: a.queue, Links: jobs.NewLinks(a.backend.RDB), Counter: jobs.NewCounter(a.backend.RDB),
-		Prefix: a.cfg.LabelPrefix, Redactor: redactor, Log: a.log, MaxCheckFixes: 2, Followups: fu.Store, Locks: locks}
+		Prefix: a.cfg.LabelPrefix, Redactor: redactor, Log: a.log, MaxCheckFixes: 2, Followups: fu.Store, Locks: locks,
+		Rules: &branchrules.Reader{}}
 	fu.Lease = life.PushLease
 	w := &jobs.Worker{
 		Pipeline: &runner.Runner{Hosts: hosts, Pipeline: p, Locks: locks, Log: a.log, Followups: fu, IDs: ids},
