@@ -105,7 +105,8 @@ func TestTransientErrorDoesNotLoseTheCIReport(t *testing.T) {
 	w.gh.AddIssue(repo, 7, "Fix", "", "alice", "warden:maintenance")
 	n, sha := w.openPR(7, "maintenance")
 	w.gh.SetCheckRun(repo, sha, "ci", "completed", "failure")
-	w.gh.FailNext("POST", "/repos/"+repo+"/issues/7/comments", 1, 502, nil, nil)
+	// The issue read before the report fails through every transport retry.
+	w.gh.FailNext("GET", "/repos/"+repo+"/issues/7$", 4, 502, nil, nil)
 	p := jobs.PRPayload{Repo: repo, Installation: inst, PR: n, Action: "checks"}
 	_ = w.life.PR(context.Background(), p) // answered 502 somewhere: asynq retries it
 	if err := w.life.PR(context.Background(), p); err != nil {
