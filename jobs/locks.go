@@ -82,12 +82,6 @@ func (lk *Lock) Keep(ctx context.Context, cancel context.CancelCauseFunc) {
 	}
 }
 
-// Forget drops key's lock whoever holds it: a once-per-head mark that
-// must be allowed again.
-func (l *Locks) Forget(ctx context.Context, key string) error {
-	return l.rdb.Del(ctx, keyPrefix+"lock:"+key).Err()
-}
-
 // Held reports whether some worker holds the issue's run lock.
 func (l *Locks) Held(ctx context.Context, issueKey string) (bool, error) {
 	n, err := l.rdb.Exists(ctx, keyPrefix+"lock:"+issueKey).Result()
