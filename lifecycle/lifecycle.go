@@ -29,6 +29,7 @@ type App interface {
 
 type counter interface {
 	Incr(ctx context.Context, key string) (int64, error)
+	Get(ctx context.Context, key string) (int64, error)
 }
 
 // Lifecycle implements jobs.Lifecycle.
@@ -44,6 +45,8 @@ type Lifecycle struct {
 	MaxCheckFixes int
 	// Followups holds feedback and branch holds for follow-ups; may be nil.
 	Followups *followup.Store
+	// Locks holds the per-PR lease (lease.go); nil evaluates unleased.
+	Locks *jobs.Locks
 	// Rules caches each repository's branch rules; nil reads them every time.
 	Rules *branchrules.Reader
 }

@@ -70,6 +70,9 @@ func (a *attempt) setup(ctx context.Context) error {
 	if !info.Open {
 		return &outcome.Error{Class: outcome.Canceled, Msg: "the issue is closed"}
 	}
+	if a.t.Triggered && !hasTrigger(info.Labels, a.p.Prefix) { // removed while the task waited
+		return &outcome.Error{Class: outcome.Canceled, Msg: "the trigger label was removed"}
+	}
 	a.t.Title, a.t.Body = info.Title, info.Body
 	// A sub-issue relabelled by hand keeps its depth: the marker can only
 	// deepen what the payload says, so a forged one only restricts Warden.
@@ -102,6 +105,8 @@ func (a *attempt) prepare(ctx context.Context) error {
 	}
 	if f := a.t.Followup; f != nil { // the PR's own branch, from its head
 		req.Branch, req.Start = f.Branch, f.HeadSHA
+	} else if r := a.t.Resume; r != nil { // an open PR: continue it
+		req.Branch, req.Start = r.Branch, r.HeadSHA
 	}
 	a.wt, err = a.p.Workspace.Prepare(ctx, req)
 	if err != nil {

@@ -37,6 +37,9 @@ type GitHubHost struct {
 	// update remembered (0 for none): with the comment count it can
 	// spare the comment listing (feedback.go).
 	KnownStatus func(ctx context.Context) int64
+	// Expect, when set, is the head of the open PR this run continues:
+	// Release pushes only onto it (a lease), never a force-push from base.
+	Expect string
 
 	labels   []string // the labels as last read or written
 	statusID int64    // the sticky status comment, once found or created

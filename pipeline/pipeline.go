@@ -32,6 +32,31 @@ type Task struct {
 	Depth         int
 	Final         bool      // no retry left: a Retryable outcome becomes Escalated
 	Followup      *Followup // set: continue the open PR's branch with feedback
+	// Resume set: the issue has an open Warden PR; the run continues its
+	// branch from its head (Branch, HeadSHA) instead of the base.
+	Resume *Resume
+	// Triggered: the run stands for the trigger label (a label, a retry,
+	// a deferral, an unblock); it stops as canceled when the label is gone.
+	Triggered bool
+}
+
+// hasTrigger reports a trigger label (<prefix>:maintenance or :evolution).
+func hasTrigger(labels []string, prefix string) bool {
+	for _, l := range labels {
+		if l == prefix+":maintenance" || l == prefix+":evolution" {
+			return true
+		}
+	}
+	return false
+}
+
+// Resume is the open PR a new run of its issue continues (a retry, a
+// relabel, an unblock, a deferral): never a force-push from the base over
+// commits already on the PR.
+type Resume struct {
+	PR      int
+	Branch  string
+	HeadSHA string
 }
 
 // Result is how an attempt ended, with what the outcome comment showed.

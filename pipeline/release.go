@@ -24,7 +24,11 @@ func (h *GitHubHost) Release(ctx context.Context, wt *workspace.Worktree, in Rel
 	if err != nil {
 		return ReleaseResult{}, err
 	}
-	if err := wt.Push(ctx, h.CloneURL, token); err != nil {
+	push := func() error { return wt.Push(ctx, h.CloneURL, token) }
+	if h.Expect != "" { // continuing an open PR: only onto the head it read
+		push = func() error { return wt.PushOnto(ctx, h.CloneURL, token, h.Expect) }
+	}
+	if err := push(); err != nil {
 		return ReleaseResult{}, fmt.Errorf("push %s: %w", wt.Branch, err)
 	}
 	pr, err := h.openPR(ctx, wt.Branch, in)

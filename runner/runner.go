@@ -85,6 +85,7 @@ func (r *Runner) Run(ctx context.Context, p jobs.RunPayload, at jobs.Attempt) jo
 		ID: id, Delivery: p.Delivery, Repo: p.Repo, Issue: p.Issue, Mode: p.Mode, Title: p.Title, Body: p.Body,
 		CloneURL: p.CloneURL, DefaultBranch: p.DefaultBranch, Token: token, Installation: p.Installation,
 		Deferrals: p.Deferrals, Depth: p.Depth, Final: at.Final,
+		Triggered: p.Reason == jobs.ReasonLabel || p.Reason == jobs.ReasonRetry || p.Reason == jobs.ReasonDeferred || p.Reason == jobs.ReasonUnblock,
 	}
 	host.Poster.Remember = true // the attempt is the only writer of its Warden comments
 	host.StatusLock = StatusLock(r.Locks, r.Log, p.Repo, p.Issue)
@@ -94,6 +95,15 @@ func (r *Runner) Run(ctx context.Context, p jobs.RunPayload, at jobs.Attempt) jo
 	if p.Reason == jobs.ReasonFollowup && r.Followups != nil {
 		res := r.Followups.Run(ctx, host, t, p)
 		return jobs.Result{Record: res.Record, DeferFor: res.DeferFor}
+	}
+	if r.Followups != nil {
+		stop, err := r.Followups.Continue(ctx, host, &t, p)
+		if err != nil {
+			return jobs.Result{Record: retryable(err)}
+		}
+		if stop != nil {
+			return jobs.Result{Record: stop.Record}
+		}
 	}
 	res := r.Pipeline.Attempt(ctx, host, t)
 	if r.Followups != nil {

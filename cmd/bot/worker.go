@@ -50,13 +50,15 @@ func (a *app) startWorker(ctx context.Context) (*jobs.Server, error) {
 	go sys.RetryPending(ctx, 10*time.Second)
 	locks, ids := jobs.NewLocks(a.backend.RDB, jobs.RunLockTTL), jobs.NewStatusIDs(a.backend.RDB)
 	fu := &followup.Runner{Store: followup.NewStore(a.backend.RDB), Attempt: p.Attempt, Next: a.queue.EnqueueNext, Reevaluate: a.queue.EnqueuePR, Prefix: a.cfg.LabelPrefix, Log: a.log}
+	life := &lifecycle.Lifecycle{App: a.gh, Queue: a.queue, Links: jobs.NewLinks(a.backend.RDB), Counter: jobs.NewCounter(a.backend.RDB),
+		Prefix: a.cfg.LabelPrefix, Redactor: redactor, Log: a.log, MaxCheckFixes: 2, Followups: fu.Store, Locks: locks,
+		Rules: &branchrules.Reader{}}
+	fu.Lease = life.PushLease
 	w := &jobs.Worker{
 		Pipeline: &runner.Runner{Hosts: hosts, Pipeline: p, Locks: locks, Log: a.log, Followups: fu, IDs: ids},
 		Status:   &runner.StatusPoster{Hosts: hosts, Locks: locks, Queue: a.queue, IDs: ids, Log: a.log},
 		Flags:    jobs.NewFlags(a.backend.RDB), Locks: locks, Queue: a.queue, Log: a.log, Gate: jobs.NewGate(a.backend.RDB, a.cfg.MaxPerRepo),
-		Lifecycle: &lifecycle.Lifecycle{App: a.gh, Queue: a.queue, Links: jobs.NewLinks(a.backend.RDB), Counter: jobs.NewCounter(a.backend.RDB),
-			Prefix: a.cfg.LabelPrefix, Redactor: redactor, Log: a.log, MaxCheckFixes: 2, Followups: fu.Store,
-			Rules: &branchrules.Reader{}},
+		Lifecycle: life,
 	}
 	srv := jobs.NewServer(a.backend, jobs.ServerOptions{Concurrency: a.cfg.Concurrency, ShutdownTimeout: a.cfg.ShutdownTimeout, Log: a.log})
 	if err := srv.Start(w.Mux()); err != nil {
