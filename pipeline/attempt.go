@@ -157,9 +157,10 @@ func sanitizeKey(s string) string {
 	return string(b)
 }
 
-// markedDepth reads the depth from a sub-issue's hidden parent marker.
+// markedDepth reads the depth from a sub-issue's hidden parent marker: the
+// last one, which Warden appends after the model's (neutralised) text.
 func markedDepth(body, prefix string) int {
-	i := strings.Index(body, "<!-- "+prefix+":parent ")
+	i := strings.LastIndex(body, "<!-- "+prefix+":parent ")
 	if i < 0 {
 		return 0
 	}

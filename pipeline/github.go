@@ -139,7 +139,7 @@ func (h *GitHubHost) Decompose(ctx context.Context, subtasks []Subtask) ([]int, 
 	}
 	var out []int
 	for i, st := range subtasks {
-		body := fmt.Sprintf("%s\n\nPart of #%d (subtask %d of %d).\n\n<!-- %s:parent {\"issue\":%d,\"depth\":%d} -->", st.Body, h.Number, i+1, len(subtasks), h.Prefix, h.Number, st.Depth)
+		body := fmt.Sprintf("%s\n\nPart of #%d (subtask %d of %d).\n\n<!-- %s:parent {\"issue\":%d,\"depth\":%d} -->", comments.Neutralize(st.Body), h.Number, i+1, len(subtasks), h.Prefix, h.Number, st.Depth)
 		req := &github.IssueRequest{Title: github.String(st.Title), Body: github.String(body)}
 		if mode != "" {
 			req.Labels = &[]string{mode}
