@@ -3,7 +3,6 @@ package webhooks
 import (
 	"context"
 	"errors"
-	"io"
 	"log/slog"
 	"mime"
 	"net/http"
@@ -45,7 +44,12 @@ type Handler struct {
 	// PendingWait bounds how long a copy of a delivery that another request
 	// is handling waits for that request's answer (default 3 s).
 	PendingWait time.Duration
+	// Inflight bounds the body bytes held by requests being read; nil:
+	// DefaultInflight, shared by every Handler without one.
+	Inflight *Budget
 }
+
+var defaultInflight = NewBudget(DefaultInflight)
 
 // Delivery is one verified webhook delivery.
 type Delivery struct {
@@ -62,6 +66,13 @@ type Decision struct {
 	Reason string `json:"reason,omitempty"`
 }
 
+// closing answers an error before (or instead of) reading the body and
+// closes the connection, so that the unread body is never drained.
+func closing(c echo.Context, code int, reason string) error {
+	c.Response().Header().Set("Connection", "close")
+	return answer(c, code, "error", reason)
+}
+
 func answer(c echo.Context, code int, status, reason string) error {
 	return c.JSON(code, Decision{Status: status, Reason: reason})
 }
@@ -69,12 +80,27 @@ func answer(c echo.Context, code int, status, reason string) error {
 // ServeHTTP handles one delivery; see CONTRACT §3 for the codes.
 func (h *Handler) ServeHTTP(c echo.Context) error {
 	req := c.Request()
-	body, err := io.ReadAll(io.LimitReader(req.Body, MaxBody+1))
-	if err != nil {
-		return answer(c, http.StatusBadRequest, "error", "could not read body")
+	// What the headers alone can refuse is refused before the body is read:
+	// an unsigned caller costs Warden no body bytes at all.
+	if code, err := precheck(h.Secret, req.Header, req.ContentLength); err != nil {
+		if code == http.StatusUnauthorized {
+			h.Log.Warn("webhook signature rejected", "remote", c.RealIP(), "audit", true)
+		}
+		return closing(c, code, err.Error())
 	}
-	if len(body) > MaxBody {
-		return answer(c, http.StatusRequestEntityTooLarge, "error", "body over 25 MiB")
+	budget := h.Inflight
+	if budget == nil {
+		budget = defaultInflight
+	}
+	body, held, err := readBody(req.Body, req.ContentLength, budget)
+	defer budget.give(held)
+	switch {
+	case errors.Is(err, errTooLarge):
+		return closing(c, http.StatusRequestEntityTooLarge, err.Error())
+	case errors.Is(err, errBusy):
+		return closing(c, http.StatusServiceUnavailable, "too many deliveries in flight; redeliver later")
+	case err != nil:
+		return closing(c, http.StatusBadRequest, "could not read body")
 	}
 	if err := Verify(h.Secret, req.Header.Get("X-Hub-Signature-256"), body); err != nil {
 		h.Log.Warn("webhook signature rejected", "remote", c.RealIP(), "audit", true)

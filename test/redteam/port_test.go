@@ -1,0 +1,127 @@
+package redteam
+
+// Threat-model row: "The public port". Anyone on the internet reaches
+// /webhooks without the secret. Each test is an unsigned (or wrongly
+// signed) caller against the real binary.
+
+import (
+	"bufio"
+	"fmt"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	tw "github.com/warden-bot/warden/test/world"
+)
+
+// portDial opens a raw connection to the bot's public port and writes head
+// (a request line and headers, without the body).
+func portDial(t *testing.T, w *tw.World, head string) net.Conn {
+	t.Helper()
+	u, err := url.Parse(w.Bot.URL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := net.DialTimeout("tcp", u.Host, 2*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	if _, err := c.Write([]byte(head)); err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// portAnswer is the status code the server sends within d without having
+// received the body, or 0 when it sends none.
+func portAnswer(c net.Conn, d time.Duration) int {
+	_ = c.SetReadDeadline(time.Now().Add(d))
+	resp, err := http.ReadResponse(bufio.NewReader(c), nil)
+	if err != nil {
+		return 0
+	}
+	resp.Body.Close()
+	return resp.StatusCode
+}
+
+func portHead(extra string, length int) string {
+	return fmt.Sprintf("POST /webhooks HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nX-GitHub-Event: issues\r\n"+
+		"X-GitHub-Delivery: d-1\r\nContent-Length: %d\r\n%s\r\n", length, extra)
+}
+
+// An unsigned request is refused before its body is read: the server
+// answers 401 while the (announced 20 MiB) body has not been sent. On
+// 326ec27 the handler buffered the body first, so the caller could hold
+// 25 MiB of Warden's memory per connection without knowing the secret.
+func TestPortUnsignedRefusedBeforeTheBody(t *testing.T) {
+	w := tw.New(t, nil)
+	c := portDial(t, w, portHead("", 20<<20))
+	if code := portAnswer(c, 3*time.Second); code != http.StatusUnauthorized {
+		t.Fatalf("unsigned request with an unsent body answered %d, want 401 at once", code)
+	}
+	c = portDial(t, w, portHead("X-Hub-Signature-256: sha256=nothex\r\n", 20<<20))
+	if code := portAnswer(c, 3*time.Second); code != http.StatusUnauthorized {
+		t.Fatalf("malformed signature with an unsent body answered %d, want 401 at once", code)
+	}
+}
+
+// A Content-Length over the cap is refused at once, signature or not.
+func TestPortOversizedRefusedAtOnce(t *testing.T) {
+	w := tw.New(t, nil)
+	sig := "X-Hub-Signature-256: sha256=" + strings.Repeat("ab", 32) + "\r\n"
+	c := portDial(t, w, portHead(sig, 26<<20))
+	if code := portAnswer(c, 3*time.Second); code != http.StatusRequestEntityTooLarge {
+		t.Fatalf("26 MiB Content-Length answered %d, want 413 at once", code)
+	}
+}
+
+// A connection that never finishes its headers is closed by the server.
+func TestPortStalledHeadersAreCut(t *testing.T) {
+	w := tw.New(t, nil)
+	c := portDial(t, w, "POST /webhooks HTTP/1.1\r\nHost: x\r\n")
+	_ = c.SetReadDeadline(time.Now().Add(20 * time.Second))
+	start := time.Now()
+	buf := make([]byte, 1)
+	_, err := c.Read(buf)
+	if err == nil || time.Since(start) > 15*time.Second {
+		t.Fatalf("stalled headers kept the connection for %s (err %v)", time.Since(start), err)
+	}
+}
+
+// Caller-chosen header values never reach the log whole: the request id is
+// Warden's own, the delivery id is capped and filtered, and the client
+// address is the connection's, not X-Forwarded-For.
+func TestPortCallerHeadersAreNotLoggedWhole(t *testing.T) {
+	w := tw.New(t, nil)
+	evilID := "rid-" + strings.Repeat("A", 4000)
+	evilDelivery := "dlv-" + strings.Repeat("B", 4000)
+	req, _ := http.NewRequest(http.MethodPost, w.Bot.URL()+"/webhooks", strings.NewReader(`{}`))
+	req.Header.Set("X-Request-ID", evilID)
+	req.Header.Set("X-GitHub-Delivery", evilDelivery)
+	req.Header.Set("X-GitHub-Event", "issues")
+	req.Header.Set("X-Forwarded-For", "203.0.113.99")
+	req.Header.Set("X-Hub-Signature-256", "sha256="+strings.Repeat("00", 32))
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusUnauthorized {
+		t.Fatalf("wrongly signed request answered %d", resp.StatusCode)
+	}
+	if got := resp.Header.Get("X-Request-ID"); got == evilID || len(got) > 64 {
+		t.Errorf("response echoes the caller's request id (%d bytes)", len(got))
+	}
+	time.Sleep(300 * time.Millisecond)
+	logs := w.Bot.Logs()
+	if strings.Contains(logs, strings.Repeat("A", 100)) || strings.Contains(logs, strings.Repeat("B", 100)) {
+		t.Error("a caller's 4 KB header value reached the log whole")
+	}
+	if strings.Contains(logs, "203.0.113.99") {
+		t.Error("the log takes the client address from X-Forwarded-For without a trusted proxy")
+	}
+}
