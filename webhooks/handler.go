@@ -92,8 +92,9 @@ func (h *Handler) ServeHTTP(c echo.Context) error {
 	if budget == nil {
 		budget = defaultInflight
 	}
-	body, held, err := readBody(req.Body, req.ContentLength, budget)
-	defer budget.give(held)
+	client := c.RealIP()
+	body, held, err := readBody(req.Body, http.NewResponseController(c.Response()), req.ContentLength, budget, client)
+	defer budget.give(client, held)
 	switch {
 	case errors.Is(err, errTooLarge):
 		return closing(c, http.StatusRequestEntityTooLarge, err.Error())
