@@ -65,7 +65,7 @@ func (a *attempt) setup(ctx context.Context) error {
 	if !info.Open {
 		return &outcome.Error{Class: outcome.Canceled, Msg: "the issue is closed"}
 	}
-	a.t.Title, a.t.Body = info.Title, info.Body
+	a.t.Title, a.t.Body = a.vettedText(ctx, info)
 	// A sub-issue relabelled by hand keeps its depth: the marker can only
 	// deepen what the payload says, so a forged one only restricts Warden.
 	a.t.Depth = max(a.t.Depth, markedDepth(info.Body, a.p.Prefix))

@@ -54,7 +54,7 @@ func (h *GitHubHost) Issue(ctx context.Context) (IssueInfo, error) {
 	if err != nil {
 		return IssueInfo{}, fmt.Errorf("get issue %s#%d: %w", h.repo(), h.Number, err)
 	}
-	info := IssueInfo{Title: is.GetTitle(), Body: is.GetBody(), Open: is.GetState() == "open"}
+	info := IssueInfo{Title: is.GetTitle(), Body: is.GetBody(), Open: is.GetState() == "open", Author: is.GetUser().GetLogin()}
 	for _, l := range is.Labels {
 		info.Labels = append(info.Labels, l.GetName())
 	}

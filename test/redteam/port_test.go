@@ -125,3 +125,13 @@ func TestPortCallerHeadersAreNotLoggedWhole(t *testing.T) {
 		t.Error("the log takes the client address from X-Forwarded-For without a trusted proxy")
 	}
 }
+
+// httpDo sends req and returns its status code.
+func httpDo(req *http.Request) (int, error) {
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return 0, err
+	}
+	resp.Body.Close()
+	return resp.StatusCode, nil
+}
