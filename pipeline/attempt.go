@@ -92,7 +92,7 @@ func (a *attempt) prepare(ctx context.Context) error {
 	start := time.Now()
 	var err error
 	req := workspace.PrepareRequest{
-		Repo: a.t.Repo, CloneURL: a.t.CloneURL, Token: a.t.Token, BaseBranch: a.t.DefaultBranch,
+		Repo: a.t.Repo, RepoID: a.t.RepoID, CloneURL: a.t.CloneURL, Token: a.t.Token, BaseBranch: a.t.DefaultBranch,
 		Branch: a.branch(), TaskKey: taskKey(a.t),
 	}
 	if f := a.t.Followup; f != nil { // the PR's own branch, from its head
