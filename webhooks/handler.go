@@ -7,6 +7,7 @@ import (
 	"mime"
 	"net/http"
 	"net/url"
+	"strings"
 	"time"
 
 	"github.com/warden-bot/warden/jobs"
@@ -44,6 +45,9 @@ type Handler struct {
 	// PendingWait bounds how long a copy of a delivery that another request
 	// is handling waits for that request's answer (default 3 s).
 	PendingWait time.Duration
+	// Window is the deduplication window (WARDEN_DELIVERY_TTL): an event
+	// older than it is refused, its keys may have expired. 0: no check.
+	Window time.Duration
 	// Inflight bounds the body bytes held by requests being read; nil:
 	// DefaultInflight, shared by every Handler without one.
 	Inflight *Budget
@@ -55,6 +59,7 @@ var defaultInflight = NewBudget(DefaultInflight)
 type Delivery struct {
 	RequestID string // X-Request-ID, to join the handler's logs with the access log
 	ID        string
+	Signature string // the body's verified HMAC, hex: a second dedup key (replay.go)
 	Event     string
 	Payload   []byte
 }
@@ -112,6 +117,7 @@ func (h *Handler) ServeHTTP(c echo.Context) error {
 		return answer(c, http.StatusBadRequest, "error", err.Error())
 	}
 	d.RequestID = c.Response().Header().Get(echo.HeaderXRequestID)
+	d.Signature = strings.ToLower(strings.TrimPrefix(req.Header.Get("X-Hub-Signature-256"), "sha256="))
 	dec := h.handle(req.Context(), d)
 	if h.Observe != nil {
 		h.Observe(d.Event, dec.Status)
@@ -122,7 +128,11 @@ func (h *Handler) ServeHTTP(c echo.Context) error {
 func (h *Handler) handle(ctx context.Context, d Delivery) Decision {
 	log := h.Log.With("delivery", d.ID, "event", d.Event, "request_id", d.RequestID)
 	ctx = jobs.WithDelivery(ctx, d.ID)
-	switch st, err := h.claim(ctx, d.ID); {
+	if stale(d.Payload, h.Window, time.Now()) {
+		log.Warn("delivery older than the dedup window refused", "audit", true)
+		return Decision{Code: http.StatusOK, Status: "ignored", Reason: "event older than the deduplication window"}
+	}
+	switch st, err := h.claimAll(ctx, d); {
 	case err != nil:
 		log.Error("delivery store unavailable", "err", err)
 		return Decision{Code: http.StatusServiceUnavailable, Status: "unavailable", Reason: "queue unreachable; redeliver later"}
@@ -136,7 +146,9 @@ func (h *Handler) handle(ctx context.Context, d Delivery) Decision {
 	}
 	dec, err := h.Router.Route(ctx, d)
 	if err != nil {
-		_ = h.Deliveries.Abort(context.WithoutCancel(ctx), d.ID)
+		for _, k := range d.keys() {
+			_ = h.Deliveries.Abort(context.WithoutCancel(ctx), k)
+		}
 		if errors.Is(err, ErrMalformed) {
 			log.Warn("malformed payload", "err", err)
 			return Decision{Code: http.StatusBadRequest, Status: "error", Reason: err.Error()}
@@ -144,8 +156,10 @@ func (h *Handler) handle(ctx context.Context, d Delivery) Decision {
 		log.Error("routing failed", "err", err)
 		return Decision{Code: http.StatusServiceUnavailable, Status: "unavailable", Reason: "queue unreachable; redeliver later"}
 	}
-	if err := h.Deliveries.Commit(ctx, d.ID); err != nil {
-		log.Warn("delivery not remembered", "err", err)
+	for _, k := range d.keys() {
+		if err := h.Deliveries.Commit(ctx, k); err != nil {
+			log.Warn("delivery not remembered", "err", err)
+		}
 	}
 	log.Info("webhook handled", "status", dec.Status, "reason", dec.Reason)
 	return dec

@@ -165,6 +165,7 @@ func (a *app) webhookHandler() *webhooks.Handler {
 	return &webhooks.Handler{
 		Secret:     []byte(a.cfg.WebhookSecret),
 		Deliveries: jobs.NewDeliveries(a.backend.RDB, a.cfg.DeliveryTTL),
+		Window:     a.cfg.DeliveryTTL,
 		Router:     r,
 		Log:        a.log,
 		Observe:    func(event, result string) { a.metrics.Webhooks.WithLabelValues(event, result).Inc() },

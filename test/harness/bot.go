@@ -130,7 +130,8 @@ func launch(t testing.TB, bin string, env map[string]string, args []string) *Bot
 	b.cmd = exec.Command(bin, append([]string{"serve"}, args...)...)
 	// One address for everything unless a test sets WARDEN_OPS_ADDR (env wins: exec keeps the last value).
 	b.cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME"), "WARDEN_ADDR=" + addr, "WARDEN_OPS_ADDR=shared", "WARDEN_CI_GRACE=0s",
-		"WARDEN_UI_PASSWORD=" + OpsPassword} // shared serves /metrics only behind the operator password
+		"WARDEN_UI_PASSWORD=" + OpsPassword, // shared serves /metrics only behind the operator password
+		"WARDEN_DELIVERY_TTL=175200h"}       // GitHub's example payloads are years old: older than the window is refused
 	for _, k := range []string{"GOCACHE", "GOPATH", "GOMODCACHE", "GOFLAGS", "GOROOT", "GOPROXY"} {
 		if v, ok := os.LookupEnv(k); ok {
 			b.cmd.Env = append(b.cmd.Env, k+"="+v)

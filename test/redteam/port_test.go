@@ -6,6 +6,7 @@ package redteam
 
 import (
 	"bufio"
+	"encoding/json"
 	"fmt"
 	"net"
 	"net/http"
@@ -134,4 +135,43 @@ func httpDo(req *http.Request) (int, error) {
 	}
 	resp.Body.Close()
 	return resp.StatusCode, nil
+}
+
+// portStatus sends req and returns its code and its answer's status word.
+func portStatus(t *testing.T, req *http.Request) (int, string) {
+	t.Helper()
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var dec struct{ Status string }
+	_ = json.NewDecoder(resp.Body).Decode(&dec)
+	return resp.StatusCode, dec.Status
+}
+
+// A captured signed delivery replayed under a new X-GitHub-Delivery (the id
+// is not covered by the signature) is a duplicate: on 326ec27 one
+// `/warden resume` ran three times this way.
+func TestPortReplayUnderNewDeliveryIDIsDuplicate(t *testing.T) {
+	w := tw.New(t, nil)
+	w.GH.AddIssue(tw.Repo, 5, "Add returns the difference", "calc.Add(2, 3) returns -1.", "alice", "warden:maintenance")
+	if code, st := portStatus(t, w.LabeledRequest(5, "first-id", "Add returns the difference", "calc.Add(2, 3) returns -1.", "warden:maintenance", "alice")); code != http.StatusAccepted {
+		t.Fatalf("first delivery answered %d %s", code, st)
+	}
+	code, st := portStatus(t, w.LabeledRequest(5, "replayed-id", "Add returns the difference", "calc.Add(2, 3) returns -1.", "warden:maintenance", "alice"))
+	if st != "duplicate" {
+		t.Fatalf("the same signed body under a new delivery id answered %d %q, want duplicate", code, st)
+	}
+}
+
+// A signed event older than the deduplication window (whose keys may have
+// expired) is refused: GitHub's example payload is from 2019.
+func TestPortEventOlderThanTheWindowIsRefused(t *testing.T) {
+	w := tw.New(t, nil, func(env map[string]string) { env["WARDEN_DELIVERY_TTL"] = "168h" })
+	w.GH.AddIssue(tw.Repo, 6, "Add returns the difference", "calc.Add(2, 3) returns -1.", "alice", "warden:maintenance")
+	code, st := portStatus(t, w.LabeledRequest(6, "old-id", "Add returns the difference", "calc.Add(2, 3) returns -1.", "warden:maintenance", "alice"))
+	if code == http.StatusAccepted || st == "queued" {
+		t.Fatalf("a years-old event was queued (%d %q)", code, st)
+	}
 }
