@@ -66,6 +66,8 @@ func (r *Router) Route(ctx context.Context, d Delivery) (Decision, error) {
 		return r.checks(ctx, d)
 	case "status":
 		return r.status(ctx, d)
+	case "member", "organization":
+		return r.membership(d)
 	}
 	if !json.Valid(d.Payload) {
 		return Decision{}, fmt.Errorf("%w: body is not valid JSON", ErrMalformed)

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/warden-bot/warden/test/harness"
 	tw "github.com/warden-bot/warden/test/world"
 )
 
@@ -173,5 +174,40 @@ func TestPortEventOlderThanTheWindowIsRefused(t *testing.T) {
 	code, st := portStatus(t, w.LabeledRequest(6, "old-id", "Add returns the difference", "calc.Add(2, 3) returns -1.", "warden:maintenance", "alice"))
 	if code == http.StatusAccepted || st == "queued" {
 		t.Fatalf("a years-old event was queued (%d %q)", code, st)
+	}
+}
+
+// portCommand delivers a `/warden status` comment by sender on issue n
+// (comment id distinct) and returns the answer's status word.
+func portCommand(t *testing.T, w *tw.World, n int, id int64, sender string) string {
+	t.Helper()
+	body := w.Payload("issue_comment.created.json", func(m map[string]any) {
+		is := m["issue"].(map[string]any)
+		is["number"], is["labels"] = n, []any{}
+		delete(is, "pull_request")
+		c := m["comment"].(map[string]any)
+		c["body"], c["id"] = "/warden status", id
+		m["sender"].(map[string]any)["login"] = sender
+	})
+	_, st := portStatus(t, harness.NewDelivery(w.Bot.URL()+"/webhooks", "issue_comment", fmt.Sprintf("cmd-%d", id), body, tw.Secret))
+	return st
+}
+
+// A writer demoted to read loses write as soon as GitHub's member event
+// arrives (on 326ec27 the permission cache kept write for 30 s and was
+// never pruned).
+func TestPortDemotedWriterLosesWriteOnMemberEvent(t *testing.T) {
+	w := tw.New(t, nil)
+	w.GH.AddIssue(tw.Repo, 8, "Add returns the difference", "calc.Add(2, 3) returns -1.", "alice")
+	if st := portCommand(t, w, 8, 1, "alice"); st == "refused" {
+		t.Fatalf("a writer's command was refused")
+	}
+	w.GH.SetPermission(tw.Repo, "alice", "read")
+	w.Deliver("member", "member.added.json", func(m map[string]any) {
+		m["action"] = "edited"
+		m["member"].(map[string]any)["login"] = "alice"
+	})
+	if st := portCommand(t, w, 8, 2, "alice"); st != "refused" {
+		t.Fatalf("a demoted writer's command answered %q, want refused", st)
 	}
 }
