@@ -99,3 +99,32 @@ func TestTextNonWriterEditAfterLabelNeverReachesThePlan(t *testing.T) {
 		t.Error("the plan prompt lacks the text the writer saw")
 	}
 }
+
+// textRefusals counts Warden's refusal replies on issue n.
+func textRefusals(w *tw.World, n int) int {
+	c := 0
+	for _, b := range w.BotComments(n) {
+		if strings.Contains(b, "Sorry, only users with write") {
+			c++
+		}
+	}
+	return c
+}
+
+// A non-writer's repeated `/warden` commands get one refusal reply per
+// issue and window, not one each (on 326ec27 every command made Warden
+// write a comment, spending the installation's write limits).
+func TestTextRefusalsAreRateLimited(t *testing.T) {
+	w := tw.New(t, nil)
+	w.GH.AddIssue(tw.Repo, 11, "Add returns the difference", "calc.Add(2, 3) returns -1.", "mallory")
+	for i := range 4 {
+		if st := portCommand(t, w, 11, int64(100+i), "mallory"); st != "refused" {
+			t.Fatalf("a non-writer's command answered %q", st)
+		}
+	}
+	w.Eventually(30*time.Second, func() bool { return textRefusals(w, 11) >= 1 }, "no refusal reply")
+	time.Sleep(3 * time.Second)
+	if n := textRefusals(w, 11); n != 1 {
+		t.Fatalf("%d refusal replies for four commands, want 1", n)
+	}
+}
