@@ -41,9 +41,9 @@ type Options struct {
 	// TrustedProxies are the reverse proxies whose X-Forwarded-For is
 	// believed for the client address (WARDEN_TRUSTED_PROXIES).
 	TrustedProxies []*net.IPNet
-	Operator   func(g *echo.Group)                        // mounts routes under /api; nil for none
-	Status     func(ctx context.Context) (*Status, error) // what /ui shows; nil for no page
-	Log        *slog.Logger
+	Operator       func(g *echo.Group)                        // mounts routes under /api; nil for none
+	Status         func(ctx context.Context) (*Status, error) // what /ui shows; nil for no page
+	Log            *slog.Logger
 }
 
 // New builds the echo instance.

@@ -120,7 +120,9 @@ func portOversized(host string) int {
 func signedMax(b *testing.B, w *world.World, n int, gap time.Duration) time.Duration {
 	d := &net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP("127.0.0.2")}, Timeout: 10 * time.Second}
 	client := &http.Client{Timeout: 30 * time.Second, Transport: &http.Transport{DisableKeepAlives: true,
-		DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) { return d.DialContext(ctx, network, addr) }}}
+		DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
+			return d.DialContext(ctx, network, addr)
+		}}}
 	body := harness.Fixture(b, "webhooks/ping.json")
 	var worst time.Duration
 	for i := range n {
