@@ -6,15 +6,20 @@ package redteam
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/url"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/warden-bot/warden/setup"
 	"github.com/warden-bot/warden/test/harness"
 	tw "github.com/warden-bot/warden/test/world"
 )
@@ -209,5 +214,42 @@ func TestPortDemotedWriterLosesWriteOnMemberEvent(t *testing.T) {
 	})
 	if st := portCommand(t, w, 8, 2, "alice"); st != "refused" {
 		t.Fatalf("a demoted writer's command answered %q, want refused", st)
+	}
+}
+
+// `bot setup`'s page and callback answer only the browser that opened the
+// URL printed to the terminal: another local user's client neither sees the
+// state nor completes the setup (on 326ec27 the page showed the state to
+// any local client, which could then put its own App into .env).
+func TestPortSetupCallbackIsBoundToTheBrowser(t *testing.T) {
+	env := filepath.Join(t.TempDir(), ".env")
+	s, err := setup.Start(setup.Options{GitHubURL: "https://github.com/", APIURL: "http://127.0.0.1:1/", Addr: "127.0.0.1:0", EnvPath: env})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		_, _ = s.Wait(ctx)
+	}()
+	resp, err := http.Get(s.URL() + "/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if strings.Contains(string(page), "state=") {
+		t.Fatal("the setup page shows the state to a client without the terminal's token")
+	}
+	resp, err = http.Get(s.URL() + "/callback?code=0123456789abcdef0123&state=" + strings.Repeat("0", 64))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusForbidden {
+		t.Errorf("a callback from another client answered %d, want 403", resp.StatusCode)
+	}
+	if _, err := os.Stat(env); err == nil {
+		t.Error(".env written through another client's callback")
 	}
 }
