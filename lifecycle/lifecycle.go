@@ -73,6 +73,12 @@ func (l *Lifecycle) wardenPR(ctx context.Context, c *github.Client, repo string,
 	if !ok {
 		return nil, nil
 	}
+	// The head branch is Warden's own too (warden/<issue>-…): a marker
+	// naming another issue is not the one Warden wrote.
+	if !strings.HasPrefix(got.GetHead().GetRef(), fmt.Sprintf("%s/%d-", l.Prefix, issue)) {
+		l.Log.Warn("PR marker disagrees with its branch; not acted on", "repo", repo, "pr", n, "issue", issue, "branch", got.GetHead().GetRef(), "audit", true)
+		return nil, nil
+	}
 	return &pr{PullRequest: got, owner: owner, name: name, issue: issue, mode: mode}, nil
 }
 
