@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/warden-bot/warden/outcome"
+	"github.com/warden-bot/warden/sandbox"
 	"github.com/warden-bot/warden/workspace"
 )
 
@@ -17,7 +18,7 @@ func (a *attempt) runSetup(ctx context.Context) error {
 	if a.cfg.Setup == "" {
 		return nil
 	}
-	res := workspace.Run(ctx, workspace.Command{Dir: a.wt.Dir, Line: a.cfg.Setup, Timeout: a.cfg.Timeouts.Test, Cache: a.cache(), Setup: true})
+	res := workspace.Run(ctx, workspace.Command{Tree: a.wt.Tree(), Kind: sandbox.Setup, Line: a.cfg.Setup, Timeout: a.cfg.Timeouts.Test, Cache: a.cache()})
 	a.log.Info("command finished", "stage", StageSetup, "exit_code", res.ExitCode, "duration_ms", res.Duration.Milliseconds())
 	if err := ctx.Err(); err != nil {
 		return err
@@ -27,7 +28,7 @@ func (a *attempt) runSetup(ctx context.Context) error {
 	}
 	if res.ExitCode != 0 || res.TimedOut {
 		a.output, a.outTitle = res.Output, "Setup output"
-		return &outcome.Error{Class: outcome.Deterministic, Stage: StageSetup, Msg: "the setup command failed", Output: res.Output}
+		return &outcome.Error{Class: outcome.Deterministic, Stage: StageSetup, Msg: "the setup command failed" + capNote(res), Output: res.Output}
 	}
 	return nil
 }

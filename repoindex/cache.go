@@ -14,7 +14,8 @@ import (
 
 // Open returns the index of the checkout at dir for its HEAD commit, from
 // cacheDir (one per repository) when a gob for that commit is there, else
-// built and saved. The
+// built — from the nearest cached ancestor's index when there is one
+// (Update) — and saved. The
 // cache describes the commit: a checkout with uncommitted changes is indexed
 // as it is on disk but that index is not saved (checking cleanliness costs a
 // stat of every file, so it is done only when building). An empty cacheDir
@@ -28,7 +29,7 @@ func Open(ctx context.Context, dir, cacheDir string) (*Index, error) {
 			return x, nil
 		}
 	}
-	x, err := Build(ctx, dir, commit)
+	x, err := build(ctx, dir, commit, cacheDir)
 	if err != nil {
 		return nil, err
 	}
@@ -40,10 +41,10 @@ func Open(ctx context.Context, dir, cacheDir string) (*Index, error) {
 	return x, nil
 }
 
-// cacheFile is where the index of commit is cached. The caller's cacheDir
-// names the repository (by id and installation, pipeline's indexDir); the
-// index holds only the commit's tracked files, so the commit and the
-// format's version name the rest.
+// cacheFile is where the index of commit is cached: the one place that
+// names the key. The caller's cacheDir names the repository (by id and
+// installation, pipeline's indexDir); the index holds only the commit's
+// tracked files, so the commit and the format's version name the rest.
 func cacheFile(cacheDir, commit string) string {
 	return filepath.Join(cacheDir, fmt.Sprintf("%s-v%d.gob", commit, Version))
 }

@@ -15,11 +15,12 @@ import (
 	"github.com/warden-bot/warden/meter"
 	"github.com/warden-bot/warden/metrics"
 	"github.com/warden-bot/warden/pipeline"
+	"github.com/warden-bot/warden/sandbox"
 )
 
 // TaskFactory is pipeline.Pipeline.NewTaskSession: a session charged to the
 // task's ledger, whatever attempt it is.
-type TaskFactory = func(t pipeline.Task, dir string, budget float64) (pipeline.Session, error)
+type TaskFactory = func(t pipeline.Task, tree sandbox.Tree, budget float64) (pipeline.Session, error)
 
 // NewLedger is the spend ledger on rdb with the operator's daily caps;
 // every charge feeds warden_model_spend_usd_total.
@@ -46,14 +47,14 @@ func Tasks(cfg *config.Config, log *slog.Logger, l *meter.Ledger) (TaskFactory, 
 	if err != nil {
 		return nil, err
 	}
-	return func(t pipeline.Task, dir string, budget float64) (pipeline.Session, error) {
+	return func(t pipeline.Task, tree sandbox.Tree, budget float64) (pipeline.Session, error) {
 		scope := meter.Scope{Repo: t.Repo, Issue: t.Issue, Installation: t.Installation, TaskLimit: budget}
 		model := agent.NewSession(&meter.Provider{P: prov, L: l, Scope: scope},
 			agent.SessionOptions{BudgetUSD: budget, MaxTokens: cfg.LLMMaxTokens, Repo: t.Repo, Logger: log})
 		if runner == nil {
 			return model, nil
 		}
-		return &agentcli.Session{Runner: runner, Model: model, Dir: dir, Scope: scope}, nil
+		return &agentcli.Session{Runner: runner, Model: model, Tree: tree, Scope: scope}, nil
 	}, nil
 }
 
@@ -64,9 +65,12 @@ func cliRunner(cfg *config.Config, log *slog.Logger, l *meter.Ledger, prices map
 	if !ok {
 		return nil, nil
 	}
-	bin, err := agentcli.Resolve(preset, cfg.AgentBin)
+	bin, warning, err := agentcli.Resolve(preset, cfg.AgentBin)
 	if err != nil {
 		return nil, &config.Error{Setting: "WARDEN_AGENT_BIN", Msg: err.Error()}
+	}
+	if warning != "" {
+		log.Warn("agent CLI newer than the pinned version", "agent", preset.Name, "bin", bin, "warning", warning)
 	}
 	base := cfg.LLMBaseURL
 	if base == "" {
@@ -99,8 +103,8 @@ func LocalTasks(cfg *config.Config, log *slog.Logger) (TaskFactory, error) {
 // timeout either way.
 func ExecTasks(cfg *config.Config, l *meter.Ledger) TaskFactory {
 	ex := execAgent(cfg)
-	return func(t pipeline.Task, dir string, budget float64) (pipeline.Session, error) {
-		s := pipeline.NewExecSession(ex, dir)
+	return func(t pipeline.Task, tree sandbox.Tree, budget float64) (pipeline.Session, error) {
+		s := pipeline.NewExecSession(ex, tree)
 		s.Meter = &scopeMeter{l: l, s: meter.Scope{Repo: t.Repo, Issue: t.Issue, Installation: t.Installation, TaskLimit: budget}}
 		return s, nil
 	}
@@ -117,16 +121,19 @@ func (m *scopeMeter) Check(ctx context.Context) error { return m.l.Check(ctx, m.
 func (m *scopeMeter) Charge(ctx context.Context, usd float64) { _, _ = m.l.Charge(ctx, m.s, usd) }
 
 // CheckCLI checks, before anything starts, that a worker configured
-// with a CLI agent has that CLI at the pinned version.
-func CheckCLI(cfg *config.Config) error {
+// with a CLI agent has that CLI at the pinned version or a newer release of
+// the same major version; for a newer one it returns the warning the
+// process logs and shows on /ui.
+func CheckCLI(cfg *config.Config) (warning string, err error) {
 	p, ok := agentcli.Presets[cfg.Agent]
 	if !ok || cfg.Role == "web" {
-		return nil
+		return "", nil
 	}
-	if _, err := agentcli.Resolve(p, cfg.AgentBin); err != nil {
-		return &config.Error{Setting: "WARDEN_AGENT_BIN", Msg: err.Error()}
+	_, warning, err = agentcli.Resolve(p, cfg.AgentBin)
+	if err != nil {
+		return "", &config.Error{Setting: "WARDEN_AGENT_BIN", Msg: err.Error()}
 	}
-	return nil
+	return warning, nil
 }
 
 // TaskSpent is pipeline.Pipeline.Spent: what the task has spent so far,
@@ -144,6 +151,6 @@ func TaskSpent(l *meter.Ledger) func(ctx context.Context, t pipeline.Task) (floa
 // readable and only the worktree (and a private HOME) is writable.
 func execAgent(cfg *config.Config) *agent.ExecAgent {
 	ex := agent.NewExec(cfg.AgentCommand)
-	ex.Network = true
+	ex.Network = sandbox.Egress
 	return ex
 }

@@ -120,6 +120,11 @@ func (f *fitter) init() {
 	f.fUnit = f.d.indentUnit()
 	f.fUnitW = max(width(f.fUnit, f.tw), 1)
 	f.mUnit = modelUnit([][]string{f.search, f.replace}, f.tw, f.fUnitW)
+	if f.mUnit != f.fUnitW {
+		if step, ok := f.localStep(); ok {
+			f.fUnit, f.fUnitW = step, f.mUnit
+		}
+	}
 	f.sameIndent = true
 	for i, s := range f.search {
 		if f.fileOf[i] < 0 || strings.TrimSpace(s) == "" {
@@ -129,6 +134,30 @@ func (f *fitter) init() {
 		f.sameIndent = f.sameIndent && indentOf(s) == indentOf(fl)
 		f.trailing = f.trailing || s[len(trimRight(s)):] != "" && fl[len(trimRight(fl)):] == ""
 	}
+}
+
+// localStep is the file's step where the model's own step shows inside
+// SEARCH: when every step of mUnit columns between consecutive matched
+// lines is the same file string of mUnit columns, that region indents by
+// it, not by the file's unit (a docstring's two-column list in a
+// four-space file). ok is false when SEARCH shows no such step or they
+// disagree.
+func (f *fitter) localStep() (string, bool) {
+	step, prev := "", -1
+	for i, s := range f.search {
+		if f.fileOf[i] < 0 || strings.TrimSpace(s) == "" {
+			continue
+		}
+		if prev >= 0 && width(indentOf(s), f.tw)-width(indentOf(f.search[prev]), f.tw) == f.mUnit {
+			fp, fi := indentOf(f.d.lines[f.fileOf[prev]]), indentOf(f.d.lines[f.fileOf[i]])
+			if !strings.HasPrefix(fi, fp) || width(fi[len(fp):], f.tw) != f.mUnit || step != "" && fi[len(fp):] != step {
+				return "", false
+			}
+			step = fi[len(fp):]
+		}
+		prev = i
+	}
+	return step, step != ""
 }
 
 // fit returns the line to write for REPLACE line r; sub is the SEARCH line

@@ -131,6 +131,10 @@ func (w *rewriter) gap(pk, pj, k, j int) error {
 		w.newLines(ins, del)
 	case !nonBlankIns:
 		w.files(groups...)
+	case countBlank(w.replace, ins) == total:
+		// REPLACE, copied from the file, has the blank lines SEARCH left
+		// out: they are the file's, in REPLACE's places, written once.
+		w.interleave(ins, del, groups)
 	case len(del) == len(ins):
 		for m := range del {
 			w.files(groups[m])
@@ -148,6 +152,34 @@ func (w *rewriter) gap(pk, pj, k, j int) error {
 			groups[firstNonEmpty(groups)][0]+1)
 	}
 	return nil
+}
+
+func countBlank(lines []string, at []int) int {
+	n := 0
+	for _, i := range at {
+		if strings.TrimSpace(lines[i]) == "" {
+			n++
+		}
+	}
+	return n
+}
+
+// interleave writes REPLACE lines ins in order, each blank one as the next
+// of the file's own left-out lines (groups, in file order).
+func (w *rewriter) interleave(ins, del []int, groups [][]int) {
+	var own []int
+	for _, g := range groups {
+		own = append(own, g...)
+	}
+	used := map[int]bool{}
+	for _, r := range ins {
+		if strings.TrimSpace(w.replace[r]) == "" {
+			w.file(own[0])
+			own = own[1:]
+			continue
+		}
+		w.newLine(r, w.similarUnused(r, del, used))
+	}
 }
 
 func firstNonEmpty(groups [][]int) int {
@@ -192,15 +224,22 @@ func (w *rewriter) newLines(ins, del []int) {
 		if len(del) == len(ins) {
 			sub = del[m]
 		} else {
-			for _, k := range del {
-				if !used[k] && similar(w.replace[r], w.search[k]) {
-					sub, used[k] = k, true
-					break
-				}
-			}
+			sub = w.similarUnused(r, del, used)
 		}
 		w.newLine(r, sub)
 	}
+}
+
+// similarUnused is the first deleted line not yet taken that REPLACE line r
+// resembles (similar), marked taken; -1 if none.
+func (w *rewriter) similarUnused(r int, del []int, used map[int]bool) int {
+	for _, k := range del {
+		if !used[k] && similar(w.replace[r], w.search[k]) {
+			used[k] = true
+			return k
+		}
+	}
+	return -1
 }
 
 // similar: the same number of words, at most one of them different.

@@ -29,7 +29,7 @@ func withCLI(t *testing.T, preset string) option {
 		dir = "/var/cache/warden/agent-clis"
 	}
 	bin := filepath.Join(dir, "node_modules", ".bin", p.Bin)
-	if _, err := agentcli.Resolve(p, bin); err != nil {
+	if _, _, err := agentcli.Resolve(p, bin); err != nil {
 		t.Fatalf("%v (make test runs scripts/agent-clis.sh)", err)
 	}
 	return func(env map[string]string) {
