@@ -99,7 +99,7 @@ func (d *deriver) indexFresh(ctx context.Context, dir string, paths []string, id
 		d.done[i] = true
 	}
 	root, err := os.OpenRoot(dir) // read as Build reads: no symlink, nothing outside dir
-	if err != nil { // every fresh file is kept by path alone, as an unreadable one is
+	if err != nil {               // every fresh file is kept by path alone, as an unreadable one is
 		for _, i := range idx {
 			d.files[i], d.terms[i] = File{Path: paths[i], Lang: Language(paths[i])}, pathTerms(paths[i], nil)
 		}
