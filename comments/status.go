@@ -65,12 +65,12 @@ func RenderStatus(s Status) string {
 	for _, st := range s.Stages {
 		line := fmt.Sprintf("- %s %s — %s", icons[st.State], st.Name, st.State)
 		if st.Note != "" {
-			line += " (" + st.Note + ")"
+			line += " (" + Neutralize(st.Note) + ")"
 		}
 		b.WriteString(line + "\n")
 	}
 	if s.Note != "" {
-		b.WriteString("\n" + s.Note + "\n")
+		b.WriteString("\n" + Neutralize(s.Note) + "\n")
 	}
 	return b.String()
 }

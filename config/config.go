@@ -38,6 +38,7 @@ type Config struct {
 	BudgetRepoDay  string `env:"WARDEN_BUDGET_REPO_DAILY_USD" flag:"budget-repo-daily-usd" help:"model spend cap per repository per UTC day, in USD (no cap when empty)"`
 	BudgetInstDay  string `env:"WARDEN_BUDGET_INSTALLATION_DAILY_USD" flag:"budget-installation-daily-usd" help:"model spend cap per installation per UTC day, in USD (no cap when empty)"`
 	UIPassword     string `env:"WARDEN_UI_PASSWORD" flag:"ui-password" secret:"true" help:"basic-auth password for the operator routes (/ui, /api/...); they are off when unset"`
+	TrustedProxies string `env:"WARDEN_TRUSTED_PROXIES" flag:"trusted-proxies" help:"comma-separated CIDRs of reverse proxies whose X-Forwarded-For names the client in logs; unset: the connection's address"`
 
 	LogLevel        string        `env:"WARDEN_LOG_LEVEL" flag:"log-level" default:"info" help:"debug, info, warn or error"`
 	ShutdownTimeout time.Duration `env:"WARDEN_SHUTDOWN_TIMEOUT" flag:"shutdown-timeout" default:"30s" help:"how long running tasks may take to finish on SIGTERM before they are requeued"`

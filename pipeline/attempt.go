@@ -73,7 +73,7 @@ func (a *attempt) setup(ctx context.Context) error {
 	if a.t.Triggered && !hasTrigger(info.Labels, a.p.Prefix) { // removed while the task waited
 		return &outcome.Error{Class: outcome.Canceled, Msg: "the trigger label was removed"}
 	}
-	a.t.Title, a.t.Body = info.Title, info.Body
+	a.t.Title, a.t.Body = a.vettedText(ctx, info)
 	// A sub-issue relabelled by hand keeps its depth: the marker can only
 	// deepen what the payload says, so a forged one only restricts Warden.
 	a.t.Depth = max(a.t.Depth, markedDepth(info.Body, a.p.Prefix))
@@ -100,7 +100,7 @@ func (a *attempt) prepare(ctx context.Context) error {
 	start := time.Now()
 	var err error
 	req := workspace.PrepareRequest{
-		Repo: a.t.Repo, CloneURL: a.t.CloneURL, Token: a.t.Token, BaseBranch: a.t.DefaultBranch,
+		Repo: a.t.Repo, RepoID: a.t.RepoID, CloneURL: a.t.CloneURL, Token: a.t.Token, BaseBranch: a.t.DefaultBranch,
 		Branch: a.branch(), TaskKey: taskKey(a.t),
 	}
 	if f := a.t.Followup; f != nil { // the PR's own branch, from its head
@@ -176,9 +176,10 @@ func sanitizeKey(s string) string {
 	return string(b)
 }
 
-// markedDepth reads the depth from a sub-issue's hidden parent marker.
+// markedDepth reads the depth from a sub-issue's hidden parent marker: the
+// last one, which Warden appends after the model's (neutralised) text.
 func markedDepth(body, prefix string) int {
-	i := strings.Index(body, "<!-- "+prefix+":parent ")
+	i := strings.LastIndex(body, "<!-- "+prefix+":parent ")
 	if i < 0 {
 		return 0
 	}

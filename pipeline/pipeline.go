@@ -20,6 +20,7 @@ type Task struct {
 	ID            string // the queue's task id, for logs
 	Delivery      string // the webhook delivery that queued it, for logs
 	Repo          string // owner/name
+	RepoID        int64  // GitHub's id of the repository; 0 when the payload had none
 	Issue         int
 	Mode          string
 	Title, Body   string

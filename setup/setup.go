@@ -52,6 +52,7 @@ type Server struct {
 	srv      *http.Server
 	gh       *github.Client
 	state    string
+	token    string // in the URL printed to the terminal; binds the browser (bind.go)
 	action   string // where the form posts
 	manifest string // the JSON the form carries
 	hookURL  string
@@ -74,7 +75,7 @@ func Start(o Options) (*Server, error) {
 			return nil, err
 		}
 	}
-	s := &Server{o: o, done: make(chan struct{}), state: randomHex(32), hookURL: webhookURL(o.PublicURL)}
+	s := &Server{o: o, done: make(chan struct{}), state: randomHex(32), token: randomHex(16), hookURL: webhookURL(o.PublicURL)}
 	s.action = newAppURL(o.GitHubURL, o.Org, s.state)
 	api, _ := url.Parse(strings.TrimSuffix(o.APIURL, "/") + "/")
 	s.gh = github.NewClient(o.HTTPClient)
@@ -141,7 +142,7 @@ func Run(ctx context.Context, o Options, announce func(url string)) (*Result, er
 	if err != nil {
 		return nil, err
 	}
-	announce(s.URL())
+	announce(s.StartURL())
 	return s.Wait(ctx)
 }
 

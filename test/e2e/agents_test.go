@@ -2,7 +2,6 @@ package e2e
 
 import (
 	"io"
-	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,6 +15,7 @@ import (
 	"github.com/warden-bot/warden/agentcli"
 	"github.com/warden-bot/warden/outcome"
 	"github.com/warden-bot/warden/test/fakemodel"
+	"github.com/warden-bot/warden/test/harness"
 )
 
 const realKey = "sk-test-e2e-key-0123456789"
@@ -226,7 +226,7 @@ func readBranch(t *testing.T, bare, branch, path string) string {
 }
 
 func metricsText(t *testing.T, url string) string {
-	resp, err := http.Get(url + "/metrics")
+	resp, err := harness.GetOps(url + "/metrics")
 	if err != nil {
 		t.Fatal(err)
 	}
