@@ -39,6 +39,7 @@ type attempt struct {
 	output   string // the last tool output worth quoting
 	outTitle string
 	pctx     *planContext // the planner's repository view, comments and reads
+	egress   egressLog    // connections asked of the egress proxy
 }
 
 // ending is a decision that ends an attempt without a failure in the usual

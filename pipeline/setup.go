@@ -17,7 +17,8 @@ func (a *attempt) runSetup(ctx context.Context) error {
 	if a.cfg.Setup == "" {
 		return nil
 	}
-	res := workspace.Run(ctx, workspace.Command{Dir: a.wt.Dir, Line: a.cfg.Setup, Timeout: a.cfg.Timeouts.Test, Cache: a.cache(), Setup: true})
+	res := workspace.Run(ctx, workspace.Command{Dir: a.wt.Dir, Line: a.cfg.Setup, Timeout: a.cfg.Timeouts.Test, Cache: a.cache(), Setup: true,
+		Egress: a.egressFor(StageSetup)})
 	a.log.Info("command finished", "stage", StageSetup, "exit_code", res.ExitCode, "duration_ms", res.Duration.Milliseconds())
 	if err := ctx.Err(); err != nil {
 		return err

@@ -50,7 +50,7 @@ func (a *attempt) testStage(ctx context.Context) error {
 // runCommand runs a repository command in the worktree and logs its time,
 // which is the repository's, not Warden's (docs/BENCHMARKS.md subtracts it).
 func (a *attempt) runCommand(ctx context.Context, stage, line string, timeout time.Duration) workspace.Result {
-	res := workspace.Run(ctx, workspace.Command{Dir: a.wt.Dir, Line: line, Timeout: timeout, Network: a.cfg.Network, Cache: a.cache()})
+	res := workspace.Run(ctx, workspace.Command{Dir: a.wt.Dir, Line: line, Timeout: timeout, Network: a.cfg.Network.On, Egress: a.egressFor(stage), Cache: a.cache()})
 	a.log.Info("command finished", "stage", stage, "exit_code", res.ExitCode, "duration_ms", res.Duration.Milliseconds())
 	return res
 }

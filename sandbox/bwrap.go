@@ -28,10 +28,10 @@ var toolRoots = []string{"/usr/", "/opt/", "/nix/", "/snap/"}
 
 // bwrapArgv is the bubblewrap command line for s.
 func bwrapArgv(s Spec) []string {
+	// --unshare-all includes the network, with network too: a sandbox with
+	// network reaches out only through its egress proxy (withEgress), never
+	// through the worker's namespace, where loopback holds Redis.
 	a := []string{bwrapPath(), "--unshare-all", "--cap-drop", "ALL", "--die-with-parent", "--new-session"}
-	if s.Network {
-		a = append(a, "--share-net")
-	}
 	for _, d := range systemDirs {
 		a = append(a, systemDir(d)...)
 	}

@@ -61,7 +61,7 @@ func Describe() string {
 	err := Available()
 	switch {
 	case err == nil:
-		return "bubblewrap: own PID, network, IPC and user namespaces; read-only system; only the worktree and a private HOME writable"
+		return "bubblewrap: own PID, network, IPC and user namespaces (network only through Warden's egress proxy, public addresses only); read-only system; only the worktree and a private HOME writable"
 	case Unsafe():
 		return "NONE: " + UnsafeEnv + "=1 runs repository commands without isolation (" + err.Error() + ")"
 	}

@@ -30,7 +30,10 @@ type Spec struct {
 	// Sockets are unix socket paths bound into the sandbox (e.g. a metering
 	// proxy), so a command without network can still reach exactly them.
 	Sockets []string
-	Network bool          // share the host's network (opt-in only)
+	// Network gives the command its own network namespace whose only way
+	// out is Warden's egress proxy (opt-in only; see Egress).
+	Network bool
+	Egress  Egress        // the proxy's policy when Network is set
 	Home    string        // private HOME; a fresh temporary directory when empty, removed after
 	Timeout time.Duration // default 10 minutes
 	Stdin   io.Reader
@@ -73,6 +76,14 @@ func Run(ctx context.Context, s Spec) Result {
 	s.Env = withDefaults(s.Env, "HOME="+s.Home, "TMPDIR="+s.Home)
 	argv := s.Argv
 	if isolated {
+		if s.Network {
+			var stop func()
+			var err error
+			if s, stop, err = withEgress(ctx, s); err != nil {
+				return Result{ExitCode: -1, Err: err}
+			}
+			defer stop()
+		}
 		argv = bwrapArgv(s)
 	}
 	r := start(ctx, s, argv)

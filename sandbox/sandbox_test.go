@@ -113,11 +113,13 @@ func TestNetworkOffUnlessOptedIn(t *testing.T) {
 		t.Fatal("a sandboxed command reached a loopback listener with the network off")
 	case <-time.After(300 * time.Millisecond):
 	}
+	// With network, loopback is the sandbox's own: the host's stays out of
+	// reach (egress_test.go covers the way out through the proxy).
 	run(t, Spec{Argv: []string{"sh", "-c", line}, Dir: wt, Writable: []string{wt}, Network: true})
 	select {
 	case <-accepted:
-	case <-time.After(5 * time.Second):
-		t.Fatal("network: true did not reach the listener")
+		t.Fatal("a sandboxed command with network reached the host's loopback")
+	case <-time.After(300 * time.Millisecond):
 	}
 }
 

@@ -20,6 +20,9 @@ type Command struct {
 	MaxOutput int // bytes kept (head and tail); default 64 KiB
 	ExtraEnv  []string
 	Network   bool // the repository opted in (`network: true`)
+	// Egress is the policy of the egress proxy, the only way out of a
+	// command with network (setup always has network).
+	Egress sandbox.Egress
 	// Cache is the repository's dependency cache (Manager.CacheDir): Go's
 	// module and build caches and npm's live there. The setup command fills
 	// it, with the network on; every other command only reads it, offline.
@@ -91,7 +94,7 @@ func Run(ctx context.Context, c Command) Result {
 	}
 	sr := sandbox.Run(ctx, sandbox.Spec{
 		Argv: []string{"sh", "-c", c.Line}, Dir: c.Dir, Env: env, Home: home,
-		Writable: writable, ReadOnly: ro, Network: network,
+		Writable: writable, ReadOnly: ro, Network: network, Egress: c.Egress,
 		Timeout: c.Timeout, Stdout: out, Stderr: out,
 	})
 	r := Result{ExitCode: sr.ExitCode, TimedOut: sr.TimedOut, Canceled: sr.Canceled, Duration: sr.Duration, Err: sr.Err,

@@ -37,7 +37,7 @@ func (a *app) startWorker(ctx context.Context) (*jobs.Server, error) {
 	host, _ := os.Hostname()
 	redactor := comments.NewRedactor(a.cfg.Secrets()...)
 	sink := observe.NewSink(ctx, a.log, a.metrics, jobs.NewPublisher(a.backend.RDB, host), redactor)
-	p.OnEvent, p.OnStep = sink.Supervisor, sink.AgentStep
+	p.OnEvent, p.OnStep, p.OnEgress = sink.Supervisor, sink.AgentStep, sink.Egress
 	sys := &systemic.Filer{Detector: &supervisor.Systemic{Log: jobs.NewFailureLog(a.backend.RDB)}, Queue: a.queue,
 		Paused: jobs.NewPausedIssues(a.backend.RDB), Event: sink.Supervisor, Dir: filepath.Join(a.cfg.DataDir, "diagnostics"),
 		Prefix: a.cfg.LabelPrefix, Log: a.log}
