@@ -41,7 +41,7 @@ func (a *app) startWorker(ctx context.Context) (*jobs.Server, error) {
 	sys := &systemic.Filer{Detector: &supervisor.Systemic{Log: jobs.NewFailureLog(a.backend.RDB)}, Queue: a.queue,
 		Paused: jobs.NewPausedIssues(a.backend.RDB), Event: sink.Supervisor, Dir: filepath.Join(a.cfg.DataDir, "diagnostics"),
 		Prefix: a.cfg.LabelPrefix, Log: a.log}
-	hosts := &runner.Hosts{Prefix: a.cfg.LabelPrefix, Redactor: redactor}
+	hosts := &runner.Hosts{Prefix: a.cfg.LabelPrefix, Redactor: redactor, GitHubURL: a.cfg.GitHubURL}
 	if a.gh != nil {
 		sys.Client, hosts.App = a.gh.Client, a.gh
 	}

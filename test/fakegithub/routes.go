@@ -41,7 +41,7 @@ func (s *Server) routes() http.Handler {
 	m.HandleFunc("GET /repos/{owner}/{repo}/contents/{path...}", s.repo(s.contents))
 	s.reviewRoutes(m)
 	s.manifestRoutes(m)
-	return s.middleware(m)
+	return s.withGit(s.middleware(m))
 }
 
 // repo resolves {owner}/{repo} and runs h under the lock.
