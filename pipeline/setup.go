@@ -10,14 +10,27 @@ import (
 // StageSetup names the setup command's failures.
 const StageSetup = "Setup"
 
-// runSetup runs the repository's `setup:` command on the base commit, before
-// any model edit: with the network on and no secret, it fills the
-// repository's caches, which later commands read offline and cannot write.
+// runSetup runs the repository's `setup:` command on the default branch's
+// head, before any model edit: with the network on and no secret, it fills
+// the repository's caches, which later commands read offline and cannot
+// write. A follow-up runs it on a scratch checkout of the default branch,
+// so only what setup leaves in the caches carries over to the PR's tree.
 func (a *attempt) runSetup(ctx context.Context) error {
 	if a.cfg.Setup == "" {
 		return nil
 	}
-	res := workspace.Run(ctx, workspace.Command{Dir: a.wt.Dir, Line: a.cfg.Setup, Timeout: a.cfg.Timeouts.Test, Cache: a.cache(), Setup: true,
+	dir := a.wt.Dir
+	if !a.wt.OnBase() {
+		// A follow-up's worktree is the PR's head, written by the model:
+		// setup runs on a checkout of the default branch instead.
+		base, remove, err := a.wt.BaseCheckout(ctx)
+		if err != nil {
+			return err
+		}
+		defer remove()
+		dir = base
+	}
+	res := workspace.Run(ctx, workspace.Command{Dir: dir, Line: a.cfg.Setup, Timeout: a.cfg.Timeouts.Test, Cache: a.cache(), Setup: true,
 		Egress: a.egressFor(StageSetup)})
 	a.log.Info("command finished", "stage", StageSetup, "exit_code", res.ExitCode, "duration_ms", res.Duration.Milliseconds())
 	if err := ctx.Err(); err != nil {
