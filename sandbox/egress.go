@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"sync/atomic"
 
 	"github.com/warden-bot/warden/egress"
 )
@@ -26,6 +27,21 @@ type Egress struct {
 	Allow []string
 	// OnConn is told of every connection (host, port, bytes, verdict).
 	OnConn func(egress.Conn)
+}
+
+// operatorAllow is WARDEN_EGRESS_ALLOW as the configuration read it
+// (SetEgressAllow); unset, the environment is read.
+var operatorAllow atomic.Pointer[[]string]
+
+// SetEgressAllow sets the operator's host allow-list (WARDEN_EGRESS_ALLOW,
+// --egress-allow) for every sandbox with network.
+func SetEgressAllow(globs []string) { operatorAllow.Store(&globs) }
+
+func egressAllow() []string {
+	if p := operatorAllow.Load(); p != nil {
+		return *p
+	}
+	return egress.SplitAllow(os.Getenv(EgressAllowEnv))
 }
 
 // egressPort is where the proxy answers inside the sandbox's own network
@@ -48,7 +64,7 @@ func withEgress(ctx context.Context, s Spec) (Spec, func(), error) {
 		return s, nil, fmt.Errorf("egress proxy directory: %w", err)
 	}
 	sock := filepath.Join(dir, "egress.sock")
-	allow := append(egress.SplitAllow(os.Getenv(EgressAllowEnv)), s.Egress.Allow...)
+	allow := append(egressAllow(), s.Egress.Allow...)
 	p := &egress.Proxy{Allow: allow, Check: egressCheck, OnConn: s.Egress.OnConn}
 	stopProxy, err := p.Serve(ctx, sock)
 	if err != nil {

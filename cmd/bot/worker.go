@@ -8,11 +8,13 @@ import (
 	"time"
 
 	"github.com/warden-bot/warden/comments"
+	"github.com/warden-bot/warden/egress"
 	"github.com/warden-bot/warden/followup"
 	"github.com/warden-bot/warden/jobs"
 	"github.com/warden-bot/warden/lifecycle"
 	"github.com/warden-bot/warden/observe"
 	"github.com/warden-bot/warden/runner"
+	"github.com/warden-bot/warden/sandbox"
 	"github.com/warden-bot/warden/supervisor"
 	"github.com/warden-bot/warden/systemic"
 	"github.com/warden-bot/warden/workspace"
@@ -38,6 +40,7 @@ func (a *app) startWorker(ctx context.Context) (*jobs.Server, error) {
 	redactor := comments.NewRedactor(a.cfg.Secrets()...)
 	sink := observe.NewSink(ctx, a.log, a.metrics, jobs.NewPublisher(a.backend.RDB, host), redactor)
 	p.OnEvent, p.OnStep, p.OnEgress = sink.Supervisor, sink.AgentStep, sink.Egress
+	sandbox.SetEgressAllow(egress.SplitAllow(a.cfg.EgressAllow))
 	sys := &systemic.Filer{Detector: &supervisor.Systemic{Log: jobs.NewFailureLog(a.backend.RDB)}, Queue: a.queue,
 		Paused: jobs.NewPausedIssues(a.backend.RDB), Event: sink.Supervisor, Dir: filepath.Join(a.cfg.DataDir, "diagnostics"),
 		Prefix: a.cfg.LabelPrefix, Log: a.log}
