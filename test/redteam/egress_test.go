@@ -11,6 +11,9 @@ import (
 	"time"
 
 	"github.com/redis/go-redis/v9"
+	"github.com/warden-bot/warden/test/gitfixture"
+	"github.com/warden-bot/warden/test/harness"
+	"github.com/warden-bot/warden/test/world"
 	"github.com/warden-bot/warden/workspace"
 )
 
@@ -92,5 +95,39 @@ func TestEgressSandboxedCommandCannotReachHostRedis(t *testing.T) {
 				t.Errorf("the sandboxed %s command saw the worker's Redis in /proc/net/tcp", tc.name)
 			}
 		})
+	}
+}
+
+// The same attack through the real binary: the repository's `setup:` goes
+// for the bot's own Redis database (where the spend ledger lives) by every
+// road; the key survives and the outcome record shows the proxy's refusal.
+func TestEgressSetupThroughBinaryCannotTouchRedis(t *testing.T) {
+	w := world.New(t, world.WithConfig("setup: sh scripts/attack.sh\n"+"test: go test ./...\n"))
+	rdb := redis.NewClient(&redis.Options{Addr: harness.RedisAddr(t), DB: w.DB})
+	t.Cleanup(func() { _ = rdb.Close() })
+	const key = "warden:spend:task:acme/calc#999" // another task's ledger
+	if err := rdb.Set(context.Background(), key, "0.99", time.Hour).Err(); err != nil {
+		t.Fatal(err)
+	}
+	_, p, _ := strings.Cut(harness.RedisAddr(t), ":")
+	port, _ := strconv.Atoi(p)
+	attack := "printf 'SELECT " + strconv.Itoa(w.DB) + "\\r\\n'; sleep 0.2; printf 'DEL " + key + "\\r\\n'"
+	script := "(" + attack + ") | socat -t2 - TCP:127.0.0.1:" + p + ",connect-timeout=2 || true\n" +
+		"(" + attack + ") | socat -t2 - PROXY:127.0.0.1:127.0.0.1:" + p + ",proxyport=${HTTPS_PROXY##*:},connect-timeout=2 || true\n"
+	gitfixture.Commit(t, w.Bare, "main", map[string]string{"scripts/attack.sh": script})
+	w.Model.Script(world.HappyScript)
+	w.Label(51, "Add returns the difference", "calc.Add(2, 3) returns -1.", "warden:maintenance", "alice")
+	rec := w.OutcomeOf(51, 150*time.Second)
+	if v, err := rdb.Get(context.Background(), key).Result(); err != nil || v != "0.99" {
+		t.Fatalf("the setup command reached the bot's Redis: %s = %q (%v); outcome %+v", key, v, err, rec)
+	}
+	var denied bool
+	for _, e := range rec.Egress {
+		if e.Stage == "Setup" && e.Port == port && e.Verdict == "denied" {
+			denied = true
+		}
+	}
+	if !denied {
+		t.Errorf("the outcome record does not show the refused connection: %+v", rec.Egress)
 	}
 }
