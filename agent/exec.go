@@ -25,10 +25,11 @@ import (
 type ExecAgent struct {
 	Command string
 	Timeout time.Duration
-	// Network shares the host's network with the command. The operator
-	// chose the command and it usually has to reach its own model; what the
-	// sandbox still guarantees is no Warden secret and only the worktree
-	// writable.
+	// Network lets the command out through the sandbox's egress proxy
+	// (public addresses only; never the worker's loopback or private
+	// ranges). The operator chose the command and it usually has to reach
+	// its own model; the sandbox still guarantees no Warden secret and only
+	// the worktree writable.
 	Network bool
 	// ReadOnly are extra directories the command sees read-only (its
 	// install directory, say). The directory of the command's program is
