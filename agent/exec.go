@@ -14,7 +14,6 @@ import (
 
 	"github.com/warden-bot/warden/outcome"
 	"github.com/warden-bot/warden/sandbox"
-	"github.com/warden-bot/warden/workspace"
 )
 
 // ExecAgent runs an external agent command (WARDEN_AGENT=exec) in the
@@ -25,12 +24,12 @@ import (
 type ExecAgent struct {
 	Command string
 	Timeout time.Duration
-	// Network lets the command out through the sandbox's egress proxy
-	// (public addresses only; never the worker's loopback or private
-	// ranges). The operator chose the command and it usually has to reach
-	// its own model; the sandbox still guarantees no Warden secret and only
-	// the worktree writable.
-	Network bool
+	// Network is the command's network policy: the operator chose the
+	// command and it usually has to reach its own model (sandbox.Egress:
+	// through the egress proxy, public addresses only, never the worker's
+	// loopback); what the sandbox still guarantees is no Warden secret and
+	// only the worktree writable.
+	Network sandbox.Network
 	// ReadOnly are extra directories the command sees read-only (its
 	// install directory, say). The directory of the command's program is
 	// added when it lies outside the system directories.
@@ -51,9 +50,9 @@ const maxExecOutput = 1 << 20
 
 // Run runs the command for one stage and returns its stdout. Every process
 // it started dies when it exits, times out or ctx ends.
-func (e *ExecAgent) Run(ctx context.Context, stage, dir, prompt string) (string, error) {
-	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
-		return "", &outcome.Error{Class: outcome.Deterministic, Stage: stage, Msg: "the agent command could not start: no worktree " + dir, Err: err}
+func (e *ExecAgent) Run(ctx context.Context, stage string, tree sandbox.Tree, prompt string) (string, error) {
+	if fi, err := os.Stat(tree.Dir); err != nil || !fi.IsDir() {
+		return "", &outcome.Error{Class: outcome.Deterministic, Stage: stage, Msg: "the agent command could not start: no worktree " + tree.Dir, Err: err}
 	}
 	env := []string{}
 	for _, k := range execEnv {
@@ -64,9 +63,9 @@ func (e *ExecAgent) Run(ctx context.Context, stage, dir, prompt string) (string,
 	env = append(env, "WARDEN_STAGE="+stage)
 	var out bytes.Buffer
 	errb := &tailBuffer{n: maxStderrTail}
-	sr := sandbox.Run(ctx, sandbox.Spec{
-		Argv: []string{"sh", "-c", e.Command}, Dir: dir, Env: env,
-		Writable: []string{dir}, ReadOnly: e.readOnly(dir), Network: e.Network,
+	sr := sandbox.Run(ctx, sandbox.Profile{
+		Kind: sandbox.ExecAgent, Tree: tree, Argv: []string{"sh", "-c", e.Command}, Env: env,
+		ReadOnly: e.readOnly(), Network: e.Network,
 		Timeout: e.Timeout, Stdin: strings.NewReader(prompt), Stdout: &limited{&out}, Stderr: errb,
 	})
 	switch {
@@ -78,18 +77,18 @@ func (e *ExecAgent) Run(ctx context.Context, stage, dir, prompt string) (string,
 		return "", context.Cause(ctx)
 	case sr.TimedOut:
 		return "", &outcome.Error{Class: outcome.Transient, Stage: stage, Msg: fmt.Sprintf("the agent command ran longer than %s", e.Timeout)}
-	case sr.ExitCode != 0:
-		return out.String(), &outcome.Error{Class: outcome.Transient, Stage: stage, Msg: fmt.Sprintf("the agent command failed: exit status %d", sr.ExitCode), Output: errb.String()}
+	case sr.ExitCode != 0 || sr.Cap != "":
+		return out.String(), &outcome.Error{Class: outcome.Transient, Stage: stage, Msg: fmt.Sprintf("the agent command failed: exit status %d", sr.ExitCode) + capNote(sr.Cap), Output: errb.String()}
 	}
 	return out.String(), nil
 }
 
-// readOnly is what the command sees read-only besides the system: git's
-// view of the worktree, e.ReadOnly, and the directory of the command's
-// program when that is not already visible (an agent installed under /srv
-// or a home directory).
-func (e *ExecAgent) readOnly(dir string) []string {
-	ro := append(workspace.GitReadOnly(dir), e.ReadOnly...)
+// readOnly is what the command sees read-only besides the system and the
+// worktree's git directory (which the sandbox binds from the tree):
+// e.ReadOnly, and the directory of the command's program when that is not
+// already visible (an agent installed under /srv or a home directory).
+func (e *ExecAgent) readOnly() []string {
+	ro := append([]string(nil), e.ReadOnly...)
 	if d := programDir(e.Command); d != "" {
 		ro = append(ro, d)
 	}
@@ -157,6 +156,14 @@ func (t *tailBuffer) String() string {
 		b = b[len(b)-t.n:]
 	}
 	return strings.ToValidUTF8(string(b), "")
+}
+
+// capNote names the caps a command hit, for a failure's message.
+func capNote(c string) string {
+	if c == "" {
+		return ""
+	}
+	return " (" + c + ")"
 }
 
 func ftoa(f float64) string { return strconv.FormatFloat(f, 'f', 2, 64) }

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/warden-bot/warden/sandbox"
 )
 
 // The agent command finds no Warden secret: not in its environment, not in
@@ -24,7 +26,7 @@ func TestExecAgentSeesNoWardenSecret(t *testing.T) {
 	}
 	defer func() { _ = warden.Process.Kill(); _ = warden.Wait() }()
 	e := NewExec(`env; cat /proc/$PPID/environ; for f in /proc/*/environ /proc/*/cmdline; do tr '\0' '\n' < "$f"; echo; done 2>/dev/null; true`)
-	out, err := e.Run(context.Background(), "plan", worktree(t, nil), "")
+	out, err := e.Run(context.Background(), "plan", sandbox.Tree{Dir: worktree(t, nil)}, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,7 +51,7 @@ done 2>/dev/null
 echo x > "$HOME/ok" && echo home-ok
 echo x > in-worktree && echo worktree-ok
 `)
-	out, err := NewExec(prog+" "+outside+" "+filepath.Dir(prog)).Run(context.Background(), "implement", dir, "")
+	out, err := NewExec(prog+" "+outside+" "+filepath.Dir(prog)).Run(context.Background(), "implement", sandbox.Tree{Dir: dir}, "")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/warden-bot/warden/outcome"
+	"github.com/warden-bot/warden/sandbox"
 )
 
 // script writes an agent command to a directory outside the worktree; the
@@ -49,7 +50,7 @@ printf 'pwd=%s\n' "$(pwd -P)"
 printf 'token=%s key=%s extra=%s\n' "$WARDEN_GITHUB_TOKEN" "$OPENAI_API_KEY" "$AGENT_EXTRA"
 `)
 	e := NewExec(cmd)
-	out, err := e.Run(context.Background(), "implement", dir, "Fix Add.\nIt subtracts.")
+	out, err := e.Run(context.Background(), "implement", sandbox.Tree{Dir: dir}, "Fix Add.\nIt subtracts.")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,7 +129,7 @@ wait
 		seen <- false
 	}()
 	start := time.Now()
-	_, err := e.Run(context.Background(), "fix", dir, "")
+	_, err := e.Run(context.Background(), "fix", sandbox.Tree{Dir: dir}, "")
 	if elapsed := time.Since(start); elapsed > 60*time.Second {
 		t.Fatalf("Run took %s", elapsed)
 	}
@@ -154,7 +155,7 @@ kill -0 $! && echo done
 `))
 			e.Timeout = 2 * time.Minute
 			start := time.Now()
-			out, err := e.Run(context.Background(), "implement", worktree(t, nil), "")
+			out, err := e.Run(context.Background(), "implement", sandbox.Tree{Dir: worktree(t, nil)}, "")
 			if err != nil || out != "done\n" {
 				t.Fatalf("Run = %q, %v", out, err)
 			}
@@ -169,7 +170,7 @@ kill -0 $! && echo done
 func TestExecAgentCanceled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() { time.Sleep(100 * time.Millisecond); cancel() }()
-	_, err := NewExec("sleep 300").Run(ctx, "plan", worktree(t, nil), "")
+	_, err := NewExec("sleep 300").Run(ctx, "plan", sandbox.Tree{Dir: worktree(t, nil)}, "")
 	if got := outcome.Classify(err).Class; got != outcome.Canceled {
 		t.Fatalf("%v classified %s, want canceled", err, got)
 	}
@@ -184,7 +185,7 @@ echo "fatal: the model refused" >&2
 echo partial stdout
 exit 3
 `))
-	out, err := e.Run(context.Background(), "implement", worktree(t, nil), "")
+	out, err := e.Run(context.Background(), "implement", sandbox.Tree{Dir: worktree(t, nil)}, "")
 	var oe *outcome.Error
 	if !errors.As(err, &oe) {
 		t.Fatalf("%v, want an *outcome.Error", err)
@@ -204,7 +205,7 @@ exit 3
 }
 
 func TestExecAgentCannotStart(t *testing.T) {
-	_, err := NewExec("true").Run(context.Background(), "plan", filepath.Join(t.TempDir(), "missing"), "")
+	_, err := NewExec("true").Run(context.Background(), "plan", sandbox.Tree{Dir: filepath.Join(t.TempDir(), "missing")}, "")
 	if got := outcome.ClassOf(err); got != outcome.Deterministic {
 		t.Fatalf("%v classified %s, want deterministic", err, got)
 	}

@@ -52,7 +52,7 @@ var Presets = map[string]Preset{
 			// Codex's own sandbox is off: Warden's sandbox holds it, and
 			// approvals are never asked in exec mode.
 			return []string{"exec", "--json", "--skip-git-repo-check", "--ephemeral", "--ignore-user-config",
-				"--dangerously-bypass-approvals-and-sandbox", "-C", o.Dir,
+				"--dangerously-bypass-approvals-and-sandbox", "-C", o.Tree.Dir,
 				"-c", "model_provider=warden",
 				"-c", `model_providers.warden={name="warden",base_url="` + o.base + `",env_key="WARDEN_MODEL_KEY",wire_api="responses"}`,
 				"-c", "analytics.enabled=false", "-c", "check_for_update_on_startup=false",

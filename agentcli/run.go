@@ -37,8 +37,9 @@ type Runner struct {
 
 // RunOptions is one run: the worktree, the prompt and what it is charged to.
 type RunOptions struct {
-	Dir, Prompt string
-	Scope       meter.Scope
+	Tree   sandbox.Tree // the worktree as Warden recorded it
+	Prompt string
+	Scope  meter.Scope
 	// OnEvent is told of every event the CLI streams, with its step name
 	// ("" for events that are not a step).
 	OnEvent func(step string)
@@ -118,7 +119,7 @@ func (r *Runner) Run(ctx context.Context, o RunOptions) (RunResult, error) {
 		defer mu.Unlock()
 		log.Info("agent CLI exited", "duration_ms", time.Since(start).Milliseconds(), "events", res.Events, "cost_usd", res.Usage.CostUSD)
 	}()
-	err = r.exec(runCtx, sandbox.Spec{Argv: argv, Dir: o.Dir, Env: env, Writable: []string{o.Dir}, ReadOnly: []string{cliRoot},
+	err = r.exec(runCtx, sandbox.Profile{Kind: sandbox.AgentCLI, Tree: o.Tree, Argv: argv, Env: env, ReadOnly: []string{cliRoot},
 		Sockets: []string{sock}, Home: o.Home, Timeout: timeLeft(ctx)}, &res, &mu, o.OnEvent)
 	mu.Lock()
 	defer mu.Unlock()
@@ -148,13 +149,13 @@ func timeLeft(ctx context.Context) time.Duration {
 
 // exec runs spec in the sandbox, reading its event stream as it comes;
 // sandbox.Run kills the whole tree when runCtx ends.
-func (r *Runner) exec(runCtx context.Context, spec sandbox.Spec, res *RunResult, mu *sync.Mutex, onEvent func(string)) error {
+func (r *Runner) exec(runCtx context.Context, p sandbox.Profile, res *RunResult, mu *sync.Mutex, onEvent func(string)) error {
 	pr, pw := io.Pipe()
 	errb := &tail{n: 4000}
-	spec.Stdout, spec.Stderr = pw, errb
+	p.Stdout, p.Stderr = pw, errb
 	read := make(chan struct{})
 	go func() { r.read(pr, res, mu, onEvent); close(read) }()
-	sr := sandbox.Run(runCtx, spec)
+	sr := sandbox.Run(runCtx, p)
 	pw.Close()
 	<-read
 	switch {
@@ -166,8 +167,12 @@ func (r *Runner) exec(runCtx context.Context, spec sandbox.Spec, res *RunResult,
 		return context.Cause(runCtx)
 	case sr.TimedOut:
 		return &outcome.Error{Class: outcome.Transient, Stage: "implement", Msg: "the agent CLI ran out of time"}
-	case sr.ExitCode != 0:
-		return &outcome.Error{Class: outcome.Transient, Stage: "implement", Msg: fmt.Sprintf("%s exited with status %d", r.Preset.Bin, sr.ExitCode), Output: errb.String()}
+	case sr.ExitCode != 0 || sr.Cap != "":
+		msg := fmt.Sprintf("%s exited with status %d", r.Preset.Bin, sr.ExitCode)
+		if sr.Cap != "" {
+			msg += " (" + sr.Cap + ")"
+		}
+		return &outcome.Error{Class: outcome.Transient, Stage: "implement", Msg: msg, Output: errb.String()}
 	}
 	return nil
 }

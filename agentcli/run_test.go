@@ -18,6 +18,7 @@ import (
 
 	"github.com/warden-bot/warden/meter"
 	"github.com/warden-bot/warden/outcome"
+	"github.com/warden-bot/warden/sandbox"
 	"github.com/warden-bot/warden/test/fakemodel"
 )
 
@@ -59,7 +60,7 @@ func newRig(t *testing.T, preset string) *rig {
 
 func (r *rig) run(ctx context.Context, scope meter.Scope, events *[]string) (RunResult, error) {
 	var mu sync.Mutex
-	return r.runner.Run(ctx, RunOptions{Dir: r.dir, Prompt: "change hello to goodbye", Scope: scope, OnEvent: func(s string) {
+	return r.runner.Run(ctx, RunOptions{Tree: sandbox.Tree{Dir: r.dir}, Prompt: "change hello to goodbye", Scope: scope, OnEvent: func(s string) {
 		mu.Lock()
 		defer mu.Unlock()
 		if events != nil && s != "" {

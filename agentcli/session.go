@@ -7,6 +7,7 @@ import (
 
 	"github.com/warden-bot/warden/agent"
 	"github.com/warden-bot/warden/meter"
+	"github.com/warden-bot/warden/sandbox"
 	"github.com/warden-bot/warden/supervisor"
 )
 
@@ -16,7 +17,7 @@ import (
 type Session struct {
 	Runner *Runner
 	Model  *agent.Session // plan and review
-	Dir    string
+	Tree   sandbox.Tree   // the worktree as Warden recorded it
 	Scope  meter.Scope
 	// TestCommand is named in the prompt so the CLI can run the tests; Warden
 	// runs them again itself and trusts only its own run.
@@ -54,7 +55,7 @@ func (s *Session) Usage() agent.Usage {
 
 // Edit runs the CLI on Warden's prompt for implement or fix.
 func (s *Session) Edit(ctx context.Context, stage, prompt string, apply func(string) ([]string, error)) ([]string, error) {
-	res, err := s.Runner.Run(ctx, RunOptions{Dir: s.Dir, Prompt: TaskPrompt(s.Runner.Preset, prompt, s.TestCommand), Scope: s.Scope,
+	res, err := s.Runner.Run(ctx, RunOptions{Tree: s.Tree, Prompt: TaskPrompt(s.Runner.Preset, prompt, s.TestCommand), Scope: s.Scope,
 		OnEvent: func(step string) { s.event(ctx, stage, step) }})
 	s.mu.Lock()
 	s.usage = s.usage.Add(res.Usage)
@@ -74,7 +75,7 @@ func (s *Session) event(ctx context.Context, stage, step string) {
 		return
 	}
 	// Paths inside the worktree read relative to it; long commands are cut.
-	step = short(strings.ReplaceAll(step, strings.TrimSuffix(s.Dir, "/")+"/", ""))
+	step = short(strings.ReplaceAll(step, strings.TrimSuffix(s.Tree.Dir, "/")+"/", ""))
 	s.mu.Lock()
 	s.steps = append(s.steps, step)
 	if len(s.steps) > lastSteps {

@@ -3,7 +3,7 @@ package comments
 import (
 	"encoding/base64"
 	"encoding/hex"
-	"strings"
+	"regexp"
 )
 
 // minEncoded is the shortest encoded fragment worth scrubbing: shorter ones
@@ -12,7 +12,8 @@ const minEncoded = 12
 
 // encodings are the forms a command can print a secret in to slip past a
 // literal match: base64 (standard and URL alphabets) at each of the three
-// alignments it can have inside a longer encoded stream, and hex.
+// alignments it can have inside a longer encoded stream. Hex is matched
+// apart (hexPattern), in any mix of cases.
 func encodings(secret string) []string {
 	var out []string
 	for _, enc := range []*base64.Encoding{base64.RawStdEncoding, base64.RawURLEncoding} {
@@ -22,8 +23,13 @@ func encodings(secret string) []string {
 			}
 		}
 	}
-	h := hex.EncodeToString([]byte(secret))
-	return append(out, h, strings.ToUpper(h))
+	return out
+}
+
+// hexPattern matches secret hex-encoded in any mix of upper and lower case
+// (`%X`, `xxd -u`, a hand-mixed dump): hex digits are case-blind.
+func hexPattern(secret string) *regexp.Regexp {
+	return regexp.MustCompile(`(?i)` + hex.EncodeToString([]byte(secret)))
 }
 
 // aligned is the part of the encoding of secret, preceded by k other bytes,

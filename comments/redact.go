@@ -25,7 +25,10 @@ var secretREs = []*regexp.Regexp{
 }
 
 // Redactor scrubs secrets from text: known shapes and the configured values.
-type Redactor struct{ secrets []string }
+type Redactor struct {
+	secrets []string
+	hexes   []*regexp.Regexp // the values hex-encoded, case-blind
+}
 
 // NewRedactor also scrubs the given values (those of 8 characters or more).
 func NewRedactor(secrets ...string) *Redactor {
@@ -43,6 +46,7 @@ func NewRedactor(secrets ...string) *Redactor {
 	}
 	for _, s := range r.secrets {
 		r.secrets = append(r.secrets, encodings(s)...)
+		r.hexes = append(r.hexes, hexPattern(s))
 	}
 	sort.Slice(r.secrets, func(i, j int) bool { return len(r.secrets[i]) > len(r.secrets[j]) })
 	return r
@@ -72,6 +76,9 @@ func (r *Redactor) pass(s string) string {
 	for _, sec := range r.secrets {
 		s = strings.ReplaceAll(s, sec, Redacted)
 	}
+	for _, re := range r.hexes {
+		s = re.ReplaceAllLiteralString(s, Redacted)
+	}
 	for _, re := range secretREs {
 		s = re.ReplaceAllStringFunc(s, func(m string) string {
 			if sm := re.FindStringSubmatch(m); len(sm) > 1 && (strings.HasSuffix(strings.ToLower(sm[1]), ": ") || strings.HasSuffix(sm[1], "=") || strings.HasSuffix(sm[1], ":")) {
@@ -94,6 +101,11 @@ func (r *Redactor) spans(joined string) [][2]int {
 			}
 			out = append(out, [2]int{i + k, i + k + len(sec)})
 			i += k + len(sec)
+		}
+	}
+	for _, re := range r.hexes {
+		for _, m := range re.FindAllStringIndex(joined, -1) {
+			out = append(out, [2]int{m[0], m[1]})
 		}
 	}
 	for _, re := range secretREs[:4] { // token shapes; header shapes never wrap meaningfully

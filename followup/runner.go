@@ -185,7 +185,7 @@ func (r *Runner) reply(ctx context.Context, c *github.Client, host *pipeline.Git
 			continue
 		}
 		body := ReplyText(sha)
-		if _, _, err := c.PullRequests.CreateCommentInReplyTo(ctx, host.Owner, host.Name, pr, body, it.ID); err != nil {
+		if err := replyInThread(ctx, c, host.Owner, host.Name, pr, it.ID, body); err != nil {
 			log.Warn("inline thread not answered", "comment", it.ID, "err", err)
 		}
 	}

@@ -125,9 +125,11 @@ type PRPayload struct {
 	Installation int64  `json:"installation"`
 	PR           int    `json:"pr,omitempty"`
 	SHA          string `json:"sha,omitempty"`
-	Action       string `json:"action"` // checks, sync, review, closed, status
+	Action       string `json:"action"` // checks, sync, review, closed, status, retry, dequeued, rules
 	Merged       bool   `json:"merged,omitempty"`
 	Sender       string `json:"sender,omitempty"`
+	// Reason is why the merge queue removed the PR (dequeued).
+	Reason string `json:"reason,omitempty"`
 }
 
 // ClosedPayload names an issue that was closed.

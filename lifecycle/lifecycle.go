@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/google/go-github/v60/github"
+	"github.com/warden-bot/warden/branchrules"
 	"github.com/warden-bot/warden/comments"
 	"github.com/warden-bot/warden/followup"
 	"github.com/warden-bot/warden/jobs"
@@ -43,6 +44,8 @@ type Lifecycle struct {
 	MaxCheckFixes int
 	// Followups holds feedback and branch holds for follow-ups; may be nil.
 	Followups *followup.Store
+	// Rules caches each repository's branch rules; nil reads them every time.
+	Rules *branchrules.Reader
 }
 
 // pr is a Warden pull request as re-read from the API.
@@ -100,7 +103,8 @@ func (l *Lifecycle) prsFor(ctx context.Context, c *github.Client, p jobs.PRPaylo
 			return nil, fmt.Errorf("list PRs %s: %w", p.Repo, err)
 		}
 		for _, x := range list {
-			if x.GetHead().GetSHA() == p.SHA && strings.HasPrefix(x.GetHead().GetRef(), l.Prefix+"/") {
+			// A rules change names no head: every open Warden PR is looked at again.
+			if (x.GetHead().GetSHA() == p.SHA || p.Action == "rules") && strings.HasPrefix(x.GetHead().GetRef(), l.Prefix+"/") {
 				out = append(out, x.GetNumber())
 			}
 		}

@@ -13,6 +13,9 @@ import (
 // PR re-evaluates the Warden PRs a payload points at.
 func (l *Lifecycle) PR(ctx context.Context, p jobs.PRPayload) error {
 	c := l.App.Client(p.Installation)
+	if p.Action == "rules" && l.Rules != nil {
+		l.Rules.Invalidate(p.Repo) // the rules changed: read them again
+	}
 	nums, err := l.prsFor(ctx, c, p)
 	if err != nil {
 		return err
@@ -40,7 +43,7 @@ func (l *Lifecycle) PR(ctx context.Context, p jobs.PRPayload) error {
 // stale reports a check or status event about a head the PR has left: only
 // the current head's CI may merge it.
 func stale(p jobs.PRPayload, x *pr) bool {
-	return (p.Action == "checks" || p.Action == "status") && p.SHA != "" && p.SHA != x.GetHead().GetSHA()
+	return (p.Action == "checks" || p.Action == "status" || p.Action == "dequeued" || p.Action == "retry") && p.SHA != "" && p.SHA != x.GetHead().GetSHA()
 }
 
 func (l *Lifecycle) evaluate(ctx context.Context, c *github.Client, x *pr, p jobs.PRPayload) error {
@@ -61,6 +64,9 @@ func (l *Lifecycle) evaluate(ctx context.Context, c *github.Client, x *pr, p job
 	}
 	if stop {
 		return nil
+	}
+	if p.Action == "dequeued" {
+		return l.dequeued(ctx, c, x, p.Reason, log)
 	}
 	// A maintenance PR carries warden/mode success; anyone else's value is overwritten.
 	if p.Action == "status" || p.Action == "sync" {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/warden-bot/warden/outcome"
 	"github.com/warden-bot/warden/pipeline"
+	"github.com/warden-bot/warden/sandbox"
 	"github.com/warden-bot/warden/workspace"
 )
 
@@ -26,7 +27,7 @@ type Args struct {
 	Base                    string // the checkout's current branch; Repo is its top level
 	// TaskSessions, when set, is the pipeline's NewTaskSession (an agent
 	// CLI charged to an in-process ledger).
-	TaskSessions func(t pipeline.Task, dir string, budget float64) (pipeline.Session, error)
+	TaskSessions func(t pipeline.Task, tree sandbox.Tree, budget float64) (pipeline.Session, error)
 }
 
 // Parse reads the flags of `bot run`; the flags it does not know are
@@ -79,7 +80,7 @@ func Parse(args []string, stderr io.Writer) (Args, []string, error) {
 }
 
 // Sessions builds the model side of an attempt in dir.
-type Sessions func(dir, repo string, budget float64) (pipeline.Session, error)
+type Sessions func(tree sandbox.Tree, repo string, budget float64) (pipeline.Session, error)
 
 // Run runs one attempt of the pipeline on the checkout la.Repo (as Parse
 // resolved it) with a

@@ -50,6 +50,9 @@ type Config struct {
 	MaxDeferrals   int               `yaml:"max_deferrals"`
 	ContextTokens  int               `yaml:"context_tokens"` // the planner's repository-context budget
 	Followups      Followups         `yaml:"followups"`
+	// MergeMethod is squash, merge or rebase; empty: the first of those the
+	// repository and its rules allow (CONTRACT §12).
+	MergeMethod string `yaml:"merge_method"`
 }
 
 // Followups bounds follow-up attempts (review feedback, CI fixes, conflict

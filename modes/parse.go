@@ -55,6 +55,9 @@ func Parse(data []byte) (Config, error) {
 		return cfg, err
 	}
 	cfg.ProtectedPaths = protected
+	if err := checkMergeMethod(cfg.MergeMethod, root); err != nil {
+		return cfg, err
+	}
 	return cfg, bounds(cfg, root)
 }
 

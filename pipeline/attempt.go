@@ -116,9 +116,9 @@ func (a *attempt) prepare(ctx context.Context) error {
 		budget = max(budget-a.spent.CostUSD, 0.0001)
 	}
 	if a.p.NewTaskSession != nil {
-		a.session, err = a.p.NewTaskSession(a.t, a.wt.Dir, a.cfg.BudgetUSD) // the ledger holds what earlier sessions spent
+		a.session, err = a.p.NewTaskSession(a.t, a.wt.Tree(), a.cfg.BudgetUSD) // the ledger holds what earlier sessions spent
 	} else {
-		a.session, err = a.p.NewSession(a.wt.Dir, a.t.Repo, budget)
+		a.session, err = a.p.NewSession(a.wt.Tree(), a.t.Repo, budget)
 	}
 	a.observeAgent(ctx)
 	return err

@@ -39,8 +39,8 @@ func (l *egressLog) list() []outcome.Egress {
 // egressFor is the egress policy of a command of stage: the repository's
 // `network.allow` (on top of WARDEN_EGRESS_ALLOW, which the sandbox adds),
 // every connection logged on the record and in `bot observe`.
-func (a *attempt) egressFor(stage string) sandbox.Egress {
-	return sandbox.Egress{Allow: a.cfg.Network.Allow, OnConn: func(c egress.Conn) {
+func (a *attempt) egressFor(stage string) sandbox.EgressPolicy {
+	return sandbox.EgressPolicy{Allow: a.cfg.Network.Allow, OnConn: func(c egress.Conn) {
 		a.egress.add(stage, c)
 		a.log.Info("sandbox egress", "stage", stage, "host", c.Host, "port", c.Port, "verdict", c.Verdict,
 			"reason", c.Reason, "bytes_out", c.BytesOut, "bytes_in", c.BytesIn)

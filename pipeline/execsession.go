@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"github.com/warden-bot/warden/agent"
+	"github.com/warden-bot/warden/sandbox"
 )
 
 // ExecSession drives an external agent command (WARDEN_AGENT=exec): it gets
@@ -12,8 +13,8 @@ import (
 // prints SEARCH/REPLACE blocks. The guards judge the worktree either way.
 // It has no review stage: goal_status stays empty.
 type ExecSession struct {
-	ex  *agent.ExecAgent
-	dir string
+	ex   *agent.ExecAgent
+	tree sandbox.Tree
 	// Meter, when set, refuses a run once the task's budget is spent and
 	// is charged what the command reports it cost (a JSON line with
 	// total_cost_usd or cost_usd); an agent that reports nothing is bounded
@@ -30,9 +31,9 @@ type ExecMeter interface {
 	Charge(ctx context.Context, usd float64)
 }
 
-// NewExecSession runs ex in dir.
-func NewExecSession(ex *agent.ExecAgent, dir string) *ExecSession {
-	return &ExecSession{ex: ex, dir: dir}
+// NewExecSession runs ex in the worktree tree.
+func NewExecSession(ex *agent.ExecAgent, tree sandbox.Tree) *ExecSession {
+	return &ExecSession{ex: ex, tree: tree}
 }
 
 func (s *ExecSession) run(ctx context.Context, stage, prompt string) (string, error) {
@@ -41,7 +42,7 @@ func (s *ExecSession) run(ctx context.Context, stage, prompt string) (string, er
 			return "", err
 		}
 	}
-	out, err := s.ex.Run(ctx, stage, s.dir, prompt)
+	out, err := s.ex.Run(ctx, stage, s.tree, prompt)
 	if usd := agent.ReportedCost(out); usd > 0 {
 		s.mu.Lock()
 		s.usage.CostUSD += usd

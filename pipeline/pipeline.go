@@ -10,6 +10,7 @@ import (
 	"github.com/warden-bot/warden/egress"
 	"github.com/warden-bot/warden/metrics"
 	"github.com/warden-bot/warden/outcome"
+	"github.com/warden-bot/warden/sandbox"
 	"github.com/warden-bot/warden/supervisor"
 	"github.com/warden-bot/warden/workspace"
 )
@@ -56,10 +57,10 @@ type Pipeline struct {
 	Workspace *workspace.Manager
 	// NewSession starts the model conversation for one attempt at repo,
 	// working in dir.
-	NewSession func(dir, repo string, budgetUSD float64) (Session, error)
+	NewSession func(tree sandbox.Tree, repo string, budgetUSD float64) (Session, error)
 	// NewTaskSession, when set, is used instead of NewSession: it knows the
 	// task, so its model calls are charged to the task's spend ledger.
-	NewTaskSession func(t Task, dir string, budgetUSD float64) (Session, error)
+	NewTaskSession func(t Task, tree sandbox.Tree, budgetUSD float64) (Session, error)
 	// Spent reads the task's spend across all its attempts; may be nil.
 	Spent func(ctx context.Context, t Task) (float64, error)
 	// OnStep is told of an agent CLI's last steps (`bot observe`); may be nil.

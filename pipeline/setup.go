@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/warden-bot/warden/outcome"
+	"github.com/warden-bot/warden/sandbox"
 	"github.com/warden-bot/warden/workspace"
 )
 
@@ -19,7 +20,7 @@ func (a *attempt) runSetup(ctx context.Context) error {
 	if a.cfg.Setup == "" {
 		return nil
 	}
-	dir := a.wt.Dir
+	tree := a.wt.Tree()
 	if !a.wt.OnBase() {
 		// A follow-up's worktree is the PR's head, written by the model:
 		// setup runs on a checkout of the default branch instead.
@@ -28,9 +29,9 @@ func (a *attempt) runSetup(ctx context.Context) error {
 			return err
 		}
 		defer remove()
-		dir = base
+		tree = base
 	}
-	res := workspace.Run(ctx, workspace.Command{Dir: dir, Line: a.cfg.Setup, Timeout: a.cfg.Timeouts.Test, Cache: a.cache(), Setup: true,
+	res := workspace.Run(ctx, workspace.Command{Tree: tree, Kind: sandbox.Setup, Line: a.cfg.Setup, Timeout: a.cfg.Timeouts.Test, Cache: a.cache(),
 		Egress: a.egressFor(StageSetup)})
 	a.log.Info("command finished", "stage", StageSetup, "exit_code", res.ExitCode, "duration_ms", res.Duration.Milliseconds())
 	if err := ctx.Err(); err != nil {
@@ -41,7 +42,7 @@ func (a *attempt) runSetup(ctx context.Context) error {
 	}
 	if res.ExitCode != 0 || res.TimedOut {
 		a.output, a.outTitle = res.Output, "Setup output"
-		return &outcome.Error{Class: outcome.Deterministic, Stage: StageSetup, Msg: "the setup command failed", Output: res.Output}
+		return &outcome.Error{Class: outcome.Deterministic, Stage: StageSetup, Msg: "the setup command failed" + capNote(res), Output: res.Output}
 	}
 	return nil
 }

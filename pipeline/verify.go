@@ -6,6 +6,7 @@ import (
 
 	"github.com/warden-bot/warden/agent"
 	"github.com/warden-bot/warden/outcome"
+	"github.com/warden-bot/warden/sandbox"
 	"github.com/warden-bot/warden/workspace"
 	"time"
 )
@@ -33,7 +34,7 @@ func (a *attempt) testStage(ctx context.Context) error {
 		}
 		if fix >= a.cfg.MaxFixAttempts {
 			return &outcome.Error{Class: outcome.TestFailure, Stage: StageTest, Output: res.Output,
-				Msg: fmt.Sprintf("the tests still fail after %d fix attempts", fix)}
+				Msg: fmt.Sprintf("the tests still fail after %d fix attempts", fix) + capNote(res)}
 		}
 		a.tr.stage(ctx, StageTest, "running", fmt.Sprintf("fix %d of %d", fix+1, a.cfg.MaxFixAttempts))
 		in := a.editInput()
@@ -50,9 +51,25 @@ func (a *attempt) testStage(ctx context.Context) error {
 // runCommand runs a repository command in the worktree and logs its time,
 // which is the repository's, not Warden's (docs/BENCHMARKS.md subtracts it).
 func (a *attempt) runCommand(ctx context.Context, stage, line string, timeout time.Duration) workspace.Result {
-	res := workspace.Run(ctx, workspace.Command{Dir: a.wt.Dir, Line: line, Timeout: timeout, Network: a.cfg.Network.On, Egress: a.egressFor(stage), Cache: a.cache()})
+	kind, network := sandbox.Test, sandbox.NoNetwork
+	if stage == StageSecurity {
+		kind = sandbox.Security
+	}
+	if a.cfg.Network.On {
+		network = sandbox.Egress
+	}
+	res := workspace.Run(ctx, workspace.Command{Tree: a.wt.Tree(), Kind: kind, Line: line, Timeout: timeout, Network: network,
+		Egress: a.egressFor(stage), Cache: a.cache()})
 	a.log.Info("command finished", "stage", stage, "exit_code", res.ExitCode, "duration_ms", res.Duration.Milliseconds())
 	return res
+}
+
+// capNote names the caps a command hit, for the failure's message.
+func capNote(res workspace.Result) string {
+	if res.Cap == "" {
+		return ""
+	}
+	return " (" + res.Cap + ")"
 }
 
 // securityStage re-checks the final diff and runs the optional security command.
@@ -72,7 +89,7 @@ func (a *attempt) securityStage(ctx context.Context) error {
 	}
 	if res.ExitCode != 0 || res.TimedOut {
 		a.output, a.outTitle = res.Output, "Security check output"
-		return &outcome.Error{Class: outcome.GuardViolation, Stage: StageSecurity, Msg: "the security check failed", Output: res.Output}
+		return &outcome.Error{Class: outcome.GuardViolation, Stage: StageSecurity, Msg: "the security check failed" + capNote(res), Output: res.Output}
 	}
 	return nil
 }

@@ -3,6 +3,7 @@ package sandbox
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 )
 
@@ -26,43 +27,66 @@ var etcFiles = []string{
 // holds credentials).
 var toolRoots = []string{"/usr/", "/opt/", "/nix/", "/snap/"}
 
-// bwrapArgv is the bubblewrap command line for s.
-func bwrapArgv(s Spec) []string {
-	// --unshare-all includes the network, with network too: a sandbox with
-	// network reaches out only through its egress proxy (withEgress), never
-	// through the worker's namespace, where loopback holds Redis.
+// limiterPath is where the limiter (limits.go) is bound inside.
+const limiterPath = "/run/warden/limits"
+
+// runSize is the size of the sandbox's /run.
+const runSize = 16 << 20
+
+// bwrapArgv is the bubblewrap command line for s: inner (the limiter and
+// the command) runs in it, with exe bound at limiterPath.
+func bwrapArgv(s spec, exe string, inner []string) []string {
 	a := []string{bwrapPath(), "--unshare-all", "--cap-drop", "ALL", "--die-with-parent", "--new-session"}
+	a = append(a, s.bwrap...)
 	for _, d := range systemDirs {
 		a = append(a, systemDir(d)...)
 	}
 	for _, f := range etcFiles {
 		a = append(a, "--ro-bind-try", "/etc/"+f, "/etc/"+f)
 	}
-	a = append(a, "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", "--tmpfs", "/run")
-	for _, d := range pathDirs(s.Env) {
+	a = append(a, "--proc", "/proc", "--dev", "/dev")
+	a = append(a, tmpfs("/tmp", s.tmpSize)...)
+	a = append(a, tmpfs("/run", runSize)...)
+	if exe != "" {
+		a = append(a, "--ro-bind", exe, limiterPath)
+	}
+	for _, d := range pathDirs(s.env) {
 		a = append(a, "--ro-bind-try", d, d)
 	}
-	for _, d := range s.ReadOnly {
+	for _, d := range s.readOnly {
 		a = append(a, "--ro-bind", d, d)
 	}
-	a = append(a, "--bind", s.Home, s.Home)
-	for _, d := range s.Writable {
+	a = append(a, "--bind", s.home, s.home)
+	for _, d := range s.writable {
 		a = append(a, "--bind", d, d)
 	}
-	for _, p := range s.Sockets {
+	for _, p := range s.sockets {
 		a = append(a, "--bind", p, p)
 	}
-	// Read-only binds that fall inside a writable one (a worktree's .git
-	// file, say) are remounted read-only last so they win.
-	for _, d := range s.ReadOnly {
-		if inside(d, s.Writable) {
+	// What must stay read-only inside a writable tree (a worktree's .git
+	// file) and read-only binds that fall inside a writable one are
+	// remounted read-only last, so they win.
+	for _, d := range s.protect {
+		a = append(a, "--ro-bind", d, d)
+	}
+	for _, d := range s.readOnly {
+		if inside(d, s.writable) {
 			a = append(a, "--ro-bind", d, d)
 		}
 	}
-	if s.Dir != "" {
-		a = append(a, "--chdir", s.Dir)
+	if s.dir != "" {
+		a = append(a, "--chdir", s.dir)
 	}
-	return append(append(a, "--"), s.Argv...)
+	return append(append(a, "--"), inner...)
+}
+
+// tmpfs mounts a tmpfs of size bytes at dir (unbounded where this
+// bubblewrap has no --size).
+func tmpfs(dir string, size int64) []string {
+	if size > 0 && sizedTmpfs {
+		return []string{"--size", strconv.FormatInt(size, 10), "--tmpfs", dir}
+	}
+	return []string{"--tmpfs", dir}
 }
 
 // systemDir binds d read-only, or recreates it as the symlink it is on

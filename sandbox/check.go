@@ -21,6 +21,8 @@ var (
 	probeOnce sync.Once
 	probeErr  error
 	bwrapBin  = "bwrap"
+	// sizedTmpfs: this bubblewrap sizes a tmpfs (--size, 0.7 and later).
+	sizedTmpfs = true
 )
 
 // Unsafe reports whether the operator opted out of isolation.
@@ -44,26 +46,34 @@ func probe() error {
 		return fmt.Errorf("%w: %v", ErrUnavailable, err)
 	}
 	defer os.RemoveAll(home)
-	var stderr bytes.Buffer
-	cmd := exec.Command(path, bwrapArgv(Spec{Argv: []string{"true"}, Home: home, Dir: home})[1:]...)
-	cmd.Env = []string{"PATH=/usr/bin:/bin"}
-	cmd.Stderr = &stderr
-	if err := cmd.Run(); err != nil {
-		return fmt.Errorf("%w: bubblewrap cannot create its namespaces (%v: %s); allow unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1; in a container: seccomp and AppArmor unconfined or a profile allowing unshare/clone of namespaces, see deploy/) or set %s=1", ErrUnavailable, err, strings.TrimSpace(stderr.String()), UnsafeEnv)
+	exe, err := limiter()
+	if err != nil {
+		return fmt.Errorf("%w: %v", ErrUnavailable, err)
+	}
+	// Exactly the namespaces, mounts and limiter Run uses; a bubblewrap
+	// too old for a sized tmpfs runs without the size.
+	try := func() error {
+		s := spec{argv: []string{"true"}, home: home, dir: home, env: []string{"PATH=/usr/bin:/bin"}, tmpSize: 1 << 20}
+		argv := bwrapArgv(s, exe, append(DefaultLimits().prefix(limiterPath), s.argv...))
+		var stderr bytes.Buffer
+		cmd := exec.Command(path, argv[1:]...)
+		cmd.Env = s.env
+		cmd.Stderr = &stderr
+		if err := cmd.Run(); err != nil {
+			return fmt.Errorf("%v: %s", err, strings.TrimSpace(stderr.String()))
+		}
+		return nil
+	}
+	err = try()
+	if err != nil {
+		sizedTmpfs = false
+		if try() == nil {
+			return nil
+		}
+		sizedTmpfs = true
+		return fmt.Errorf("%w: bubblewrap cannot create its namespaces (%v); allow unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1; in a container: seccomp and AppArmor unconfined or a profile allowing unshare/clone of namespaces, see deploy/) or set %s=1", ErrUnavailable, err, UnsafeEnv)
 	}
 	return nil
 }
 
 func bwrapPath() string { return bwrapBin }
-
-// Describe says how commands are isolated here, for the start-up log and /ui.
-func Describe() string {
-	err := Available()
-	switch {
-	case err == nil:
-		return "bubblewrap: own PID, network, IPC and user namespaces (network only through Warden's egress proxy, public addresses only); read-only system; only the worktree and a private HOME writable"
-	case Unsafe():
-		return "NONE: " + UnsafeEnv + "=1 runs repository commands without isolation (" + err.Error() + ")"
-	}
-	return "unavailable: repository commands are refused (" + err.Error() + ")"
-}

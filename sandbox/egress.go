@@ -17,11 +17,11 @@ import (
 // globs every sandbox with network may reach; unset, any public address.
 const EgressAllowEnv = "WARDEN_EGRESS_ALLOW"
 
-// Egress is the network policy of a sandbox with network. The sandbox never
-// shares the worker's network: it gets its own namespace, with only
+// EgressPolicy is what a Network: Egress process may reach. The sandbox
+// never shares the worker's network: it keeps its own namespace, with only
 // loopback, where socat hands the proxy port to Warden's egress proxy
 // (package egress) over a Unix socket bound in.
-type Egress struct {
+type EgressPolicy struct {
 	// Allow are host globs the command may reach, on top of
 	// WARDEN_EGRESS_ALLOW; both empty, any public address.
 	Allow []string
@@ -55,7 +55,7 @@ var egressCheck func(netip.Addr) error
 // withEgress starts s's egress proxy and returns s wrapped to reach it:
 // the socket bound in, argv behind the forwarder, the proxy variables set.
 // stop ends the proxy and removes its socket.
-func withEgress(ctx context.Context, s Spec) (Spec, func(), error) {
+func withEgress(ctx context.Context, s spec) (spec, func(), error) {
 	if _, err := exec.LookPath("socat"); err != nil {
 		return s, nil, fmt.Errorf("%w: socat is not installed (it connects a sandbox with network to Warden's egress proxy): apt-get install socat", ErrUnavailable)
 	}
@@ -64,8 +64,8 @@ func withEgress(ctx context.Context, s Spec) (Spec, func(), error) {
 		return s, nil, fmt.Errorf("egress proxy directory: %w", err)
 	}
 	sock := filepath.Join(dir, "egress.sock")
-	allow := append(egressAllow(), s.Egress.Allow...)
-	p := &egress.Proxy{Allow: allow, Check: egressCheck, OnConn: s.Egress.OnConn}
+	allow := append(egressAllow(), s.egress.Allow...)
+	p := &egress.Proxy{Allow: allow, Check: egressCheck, OnConn: s.egress.OnConn}
 	stopProxy, err := p.Serve(ctx, sock)
 	if err != nil {
 		os.RemoveAll(dir)
@@ -73,11 +73,11 @@ func withEgress(ctx context.Context, s Spec) (Spec, func(), error) {
 	}
 	stop := func() { stopProxy(); os.RemoveAll(dir) }
 	url := "http://127.0.0.1:" + strconv.Itoa(egressPort)
-	s.Sockets = append(append([]string(nil), s.Sockets...), sock)
-	s.Argv = egressForwarder(sock, s.Argv)
+	s.sockets = append(append([]string(nil), s.sockets...), sock)
+	s.argv = egressForwarder(sock, s.argv)
 	// The sandbox's loopback is its own: a test's server there is not the host's.
 	noProxy := "localhost,127.0.0.1,::1"
-	s.Env = append(append([]string(nil), s.Env...),
+	s.env = append(append([]string(nil), s.env...),
 		"HTTP_PROXY="+url, "HTTPS_PROXY="+url, "http_proxy="+url, "https_proxy="+url, "ALL_PROXY="+url, "all_proxy="+url,
 		"NO_PROXY="+noProxy, "no_proxy="+noProxy)
 	return s, stop, nil

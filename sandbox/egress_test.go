@@ -31,13 +31,12 @@ func TestNetworkGoesThroughEgressProxy(t *testing.T) {
 		"printf 'GET http://127.0.0.2:" + port + "/ HTTP/1.0\\r\\n\\r\\n' | socat -t5 - TCP:127.0.0.1:" + itoa(egressPort)
 	var mu sync.Mutex
 	var seen []egress.Conn
-	spec := func() Spec {
-		wt := t.TempDir()
-		return Spec{Argv: []string{"sh", "-c", line}, Dir: wt, Writable: []string{wt}, Network: true,
-			Egress: Egress{OnConn: func(c egress.Conn) { mu.Lock(); seen = append(seen, c); mu.Unlock() }}}
+	profile := func() Profile {
+		return Profile{Argv: []string{"sh", "-c", line}, Tree: Tree{Dir: t.TempDir()}, Network: Egress,
+			Egress: EgressPolicy{OnConn: func(c egress.Conn) { mu.Lock(); seen = append(seen, c); mu.Unlock() }}}
 	}
 
-	_, out := run(t, spec())
+	_, out := try(t, profile())
 	if strings.Contains(out, "REACHED") {
 		t.Fatalf("the proxy let a sandbox reach the worker's loopback:\n%s", out)
 	}
@@ -55,7 +54,7 @@ func TestNetworkGoesThroughEgressProxy(t *testing.T) {
 		return egress.Reachable(a)
 	}
 	defer func() { egressCheck = nil }()
-	_, out = run(t, spec())
+	_, out = try(t, profile())
 	if !strings.Contains(out, "REACHED") {
 		t.Fatalf("a sandbox with network did not reach a public server through the proxy:\n%s", out)
 	}
@@ -69,12 +68,11 @@ func TestNetworkGoesThroughEgressProxy(t *testing.T) {
 // The allow-list from the environment and the spec both narrow the way out.
 func TestEgressAllowListFromEnv(t *testing.T) {
 	t.Setenv(EgressAllowEnv, "pkgs.example.org")
-	wt := t.TempDir()
 	var mu sync.Mutex
 	var seen []egress.Conn
 	line := "printf 'GET http://evil.example.com/ HTTP/1.0\\r\\n\\r\\n' | socat -t5 - TCP:127.0.0.1:" + itoa(egressPort)
-	_, out := run(t, Spec{Argv: []string{"sh", "-c", line}, Dir: wt, Writable: []string{wt}, Network: true,
-		Egress: Egress{Allow: []string{"*.example.net"}, OnConn: func(c egress.Conn) { mu.Lock(); seen = append(seen, c); mu.Unlock() }}})
+	_, out := try(t, Profile{Argv: []string{"sh", "-c", line}, Tree: Tree{Dir: t.TempDir()}, Network: Egress,
+		Egress: EgressPolicy{Allow: []string{"*.example.net"}, OnConn: func(c egress.Conn) { mu.Lock(); seen = append(seen, c); mu.Unlock() }}})
 	mu.Lock()
 	defer mu.Unlock()
 	if !strings.Contains(out, "403") || len(seen) != 1 || !strings.Contains(seen[0].Reason, "allow-list") {

@@ -1,9 +1,13 @@
-// Package sandbox runs an untrusted command (a repository's test, security or
-// setup command, an agent CLI) under bubblewrap: its own PID, network, IPC,
-// UTS, user and cgroup namespaces, a read-only view of the system's programs
-// and libraries and nothing else of the host, a private HOME, and only the
-// directories the caller names writable. Warden's processes, environment, key
-// file, .env, data directory and other repositories' mirrors are out of reach.
+// Package sandbox runs every untrusted process (a repository's setup, test or
+// security command, the exec agent, an agent CLI) in one profile (Run,
+// Profile) under bubblewrap: its own PID, network, IPC, UTS, user and cgroup
+// namespaces, a read-only view of the system's programs and libraries and
+// nothing else of the host, a private HOME, the worktree as the only
+// writable tree with its .git file and git directory read-only, and caps on
+// file size, processes, memory and disk. Warden's processes, environment,
+// key file, .env, data directory and other repositories' mirrors are out of
+// reach. A caller chooses a network policy and extra read-only mounts,
+// never to leave a protection out.
 package sandbox
 
 import (
@@ -11,34 +15,29 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"os/exec"
 	"syscall"
 	"time"
 )
 
-// Spec is one command to run in the sandbox. Paths are absolute and appear
-// at the same path inside.
-type Spec struct {
-	Argv []string // the command; Argv[0] is looked up in the sandbox's PATH
-	Dir  string   // working directory; usually also in Writable
-	// Env is the whole environment; nothing is inherited. HOME and TMPDIR
-	// are set to the private home unless Env sets them.
-	Env      []string
-	Writable []string // bound read-write (the worktree)
-	ReadOnly []string // extra read-only binds (caches, a toolchain)
-	// Sockets are unix socket paths bound into the sandbox (e.g. a metering
-	// proxy), so a command without network can still reach exactly them.
-	Sockets []string
-	// Network gives the command its own network namespace whose only way
-	// out is Warden's egress proxy (opt-in only; see Egress).
-	Network bool
-	Egress  Egress        // the proxy's policy when Network is set
-	Home    string        // private HOME; a fresh temporary directory when empty, removed after
-	Timeout time.Duration // default 10 minutes
-	Stdin   io.Reader
-	Stdout  io.Writer // nil discards
-	Stderr  io.Writer // nil discards
+// spec is one command line as Run assembles it from a Profile: nothing
+// outside this package builds one.
+type spec struct {
+	argv     []string
+	dir      string
+	env      []string
+	writable []string // bound read-write (the worktree, Setup's cache)
+	readOnly []string // bound read-only
+	protect  []string // read-only inside a writable tree (its .git), bound last
+	sockets  []string
+	bwrap    []string      // more bubblewrap arguments (the network policy)
+	egress   *EgressPolicy // set: the command's way out is the egress proxy
+	home     string
+	tmpSize  int64
+	timeout  time.Duration
+	stdin    io.Reader
+	stdout   io.Writer
+	stderr   io.Writer
 }
 
 // Result is how a command ended.
@@ -47,16 +46,20 @@ type Result struct {
 	TimedOut bool
 	Canceled bool
 	Duration time.Duration
-	Err      error // the command could not run (ErrUnavailable, a start failure)
+	Err      error // the command could not run (ErrUnavailable, ErrTreeChanged, a start failure)
 	Isolated bool  // false only when WARDEN_UNSAFE_NO_SANDBOX let it run bare
+	// Cap names each cap the command hit ("" when none): a file at the
+	// file-size cap, the worktree over the disk cap, and, when the command
+	// failed saying so, the process or memory cap.
+	Cap string
 }
 
-// Run runs s and waits for it. On timeout or when ctx ends, every process
+// run runs s and waits for it. On timeout or when ctx ends, every process
 // the command started dies: bubblewrap's PID namespace ends with its init,
 // and bwrap's own process group is killed.
-func Run(ctx context.Context, s Spec) Result {
-	if s.Timeout <= 0 {
-		s.Timeout = 10 * time.Minute
+func run(ctx context.Context, s spec, lim Limits) Result {
+	if s.timeout <= 0 {
+		s.timeout = 10 * time.Minute
 	}
 	isolated := true
 	if err := Available(); err != nil {
@@ -65,40 +68,55 @@ func Run(ctx context.Context, s Spec) Result {
 		}
 		isolated = false
 	}
-	if s.Home == "" {
-		home, err := os.MkdirTemp("", "warden-home-")
+	if s.home == "" {
+		home, done, err := privateHome()
 		if err != nil {
-			return Result{ExitCode: -1, Err: fmt.Errorf("private home: %w", err)}
+			return Result{ExitCode: -1, Err: err}
 		}
-		defer os.RemoveAll(home)
-		s.Home = home
+		defer done()
+		s.home = home
 	}
-	s.Env = withDefaults(s.Env, "HOME="+s.Home, "TMPDIR="+s.Home)
-	argv := s.Argv
-	if isolated {
-		if s.Network {
-			var stop func()
-			var err error
-			if s, stop, err = withEgress(ctx, s); err != nil {
-				return Result{ExitCode: -1, Err: err}
-			}
-			defer stop()
+	s.env = withDefaults(s.env, "HOME="+s.home, "TMPDIR="+s.home)
+	if isolated && s.egress != nil {
+		var stop func()
+		var err error
+		if s, stop, err = withEgress(ctx, s); err != nil {
+			return Result{ExitCode: -1, Err: err}
 		}
-		argv = bwrapArgv(s)
+		defer stop()
+	}
+	argv, err := commandLine(s, lim, isolated)
+	if err != nil {
+		return Result{ExitCode: -1, Err: err}
 	}
 	r := start(ctx, s, argv)
 	r.Isolated = isolated
 	return r
 }
 
-func start(ctx context.Context, s Spec, argv []string) Result {
-	runCtx, cancel := context.WithTimeout(ctx, s.Timeout)
+// commandLine is what Warden starts: bubblewrap around the limiter around
+// the command, or (the operator's opt-out) the limiter around the command.
+func commandLine(s spec, lim Limits, isolated bool) ([]string, error) {
+	exe, err := limiter()
+	if err != nil {
+		return nil, err
+	}
+	if !isolated {
+		// Bare, the process count would be the host user's: not capped.
+		lim.Processes = -1
+		return append(lim.prefix(exe), s.argv...), nil
+	}
+	return bwrapArgv(s, exe, append(lim.prefix(limiterPath), s.argv...)), nil
+}
+
+func start(ctx context.Context, s spec, argv []string) Result {
+	runCtx, cancel := context.WithTimeout(ctx, s.timeout)
 	defer cancel()
 	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.Dir = s.Dir
-	cmd.Env = s.Env
-	cmd.Stdin = s.Stdin
-	cmd.Stdout, cmd.Stderr = orDiscard(s.Stdout), orDiscard(s.Stderr)
+	cmd.Dir = s.dir
+	cmd.Env = s.env
+	cmd.Stdin = s.stdin
+	cmd.Stdout, cmd.Stderr = orDiscard(s.stdout), orDiscard(s.stderr)
 	// Its own group so the kill reaches bwrap (or, unsandboxed, the shell)
 	// and everything in that group; Pdeathsig so a crash of Warden ends it too.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}

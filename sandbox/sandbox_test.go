@@ -16,17 +16,22 @@ import (
 
 const planted = "wrd-secret-7f3a9c1e5b"
 
-func run(t *testing.T, s Spec) (Result, string) {
+// try runs p (a test command in a plain directory unless it says) and
+// returns its result and output.
+func try(t *testing.T, p Profile) (Result, string) {
 	t.Helper()
 	var out bytes.Buffer
-	s.Stdout, s.Stderr = &out, &out
-	if s.Env == nil {
-		s.Env = []string{"PATH=/usr/local/bin:/usr/bin:/bin"}
+	p.Stdout, p.Stderr = &out, &out
+	if p.Env == nil {
+		p.Env = []string{"PATH=/usr/local/bin:/usr/bin:/bin"}
 	}
-	if s.Timeout == 0 {
-		s.Timeout = 20 * time.Second
+	if p.Timeout == 0 {
+		p.Timeout = 20 * time.Second
 	}
-	r := Run(context.Background(), s)
+	if p.Kind == "" {
+		p.Kind = Test
+	}
+	r := Run(context.Background(), p)
 	if r.Err != nil {
 		t.Fatalf("run: %v (output %s)", r.Err, out.String())
 	}
@@ -51,7 +56,7 @@ func TestNoSecretReachable(t *testing.T) {
 	wt := t.TempDir()
 	script := `for f in /proc/*/environ /proc/$PPID/environ; do cat "$f" 2>/dev/null | tr '\0' '\n'; done
 cat ` + key + ` ` + secrets + `/.env 2>&1; ls ` + secrets + ` 2>&1; ls / ; env; ps 2>/dev/null; ls /proc | grep -c '^[0-9]'`
-	r, out := run(t, Spec{Argv: []string{"sh", "-c", script}, Dir: wt, Writable: []string{wt}})
+	r, out := try(t, Profile{Argv: []string{"sh", "-c", script}, Tree: Tree{Dir: wt}})
 	if !r.Isolated {
 		t.Fatal("ran without isolation")
 	}
@@ -68,18 +73,26 @@ cat ` + key + ` ` + secrets + `/.env 2>&1; ls ` + secrets + ` 2>&1; ls / ; env; 
 	}
 }
 
-// Only the worktree and the private HOME are writable.
+// Only the worktree and the private HOME are writable; the cache only for
+// setup.
 func TestOnlyWorktreeWritable(t *testing.T) {
-	wt, ro := t.TempDir(), t.TempDir()
+	wt, ro, cache := t.TempDir(), t.TempDir(), t.TempDir()
 	os.WriteFile(filepath.Join(ro, "cache"), []byte("x"), 0o644)
 	script := `echo ok > a.txt && echo ok > "$HOME/h" && echo wt-ok
 echo x > /usr/evil 2>/dev/null && echo usr-written
 echo x > ` + ro + `/cache 2>/dev/null && echo ro-written
 echo x > /etc/passwd 2>/dev/null && echo etc-written
+echo x > ` + cache + `/planted 2>/dev/null && echo cache-written
 true`
-	_, out := run(t, Spec{Argv: []string{"sh", "-c", script}, Dir: wt, Writable: []string{wt}, ReadOnly: []string{ro}})
-	if !strings.Contains(out, "wt-ok") || strings.Contains(out, "written") {
-		t.Fatalf("writes: %s", out)
+	for _, k := range []Kind{Test, Security, ExecAgent, AgentCLI} {
+		_, out := try(t, Profile{Kind: k, Argv: []string{"sh", "-c", script}, Tree: Tree{Dir: wt}, ReadOnly: []string{ro}, Cache: cache})
+		if !strings.Contains(out, "wt-ok") || strings.Contains(out, "written") {
+			t.Fatalf("%s writes: %s", k, out)
+		}
+	}
+	_, out := try(t, Profile{Kind: Setup, Argv: []string{"sh", "-c", script}, Tree: Tree{Dir: wt}, ReadOnly: []string{ro}, Cache: cache})
+	if !strings.Contains(out, "cache-written") || strings.Contains(out, "ro-written") {
+		t.Fatalf("setup writes: %s", out)
 	}
 	if b, _ := os.ReadFile(filepath.Join(wt, "a.txt")); string(b) != "ok\n" {
 		t.Fatalf("worktree write lost: %q", b)
@@ -107,18 +120,18 @@ func TestNetworkOffUnlessOptedIn(t *testing.T) {
 	port := ln.Addr().(*net.TCPAddr).Port
 	line := "bash -c 'echo hi > /dev/tcp/127.0.0.1/" + itoa(port) + "' 2>&1; true"
 	wt := t.TempDir()
-	run(t, Spec{Argv: []string{"sh", "-c", line}, Dir: wt, Writable: []string{wt}})
+	try(t, Profile{Argv: []string{"sh", "-c", line}, Tree: Tree{Dir: wt}})
 	select {
 	case <-accepted:
 		t.Fatal("a sandboxed command reached a loopback listener with the network off")
 	case <-time.After(300 * time.Millisecond):
 	}
-	// With network, loopback is the sandbox's own: the host's stays out of
-	// reach (egress_test.go covers the way out through the proxy).
-	run(t, Spec{Argv: []string{"sh", "-c", line}, Dir: wt, Writable: []string{wt}, Network: true})
+	// With Egress, loopback is still the sandbox's own: the host's stays
+	// out of reach (egress_test.go covers the way out through the proxy).
+	try(t, Profile{Argv: []string{"sh", "-c", line}, Tree: Tree{Dir: wt}, Network: Egress})
 	select {
 	case <-accepted:
-		t.Fatal("a sandboxed command with network reached the host's loopback")
+		t.Fatal("a sandboxed command with Egress reached the host's loopback")
 	case <-time.After(300 * time.Millisecond):
 	}
 }
@@ -129,7 +142,7 @@ func TestTimeoutKillsWholeTree(t *testing.T) {
 	wt := t.TempDir()
 	line := `(setsid sh -c 'sleep 2; touch ` + wt + `/escaped' &) ; (sleep 2; touch ` + wt + `/child) & sleep 30`
 	begin := time.Now()
-	r, _ := run(t, Spec{Argv: []string{"sh", "-c", line}, Dir: wt, Writable: []string{wt}, Timeout: 300 * time.Millisecond})
+	r, _ := try(t, Profile{Argv: []string{"sh", "-c", line}, Tree: Tree{Dir: wt}, Timeout: 300 * time.Millisecond})
 	if !r.TimedOut || time.Since(begin) > 4*time.Second {
 		t.Fatalf("timed out %v after %s", r.TimedOut, time.Since(begin))
 	}
@@ -146,7 +159,7 @@ func TestCancelKillsWholeTree(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	time.AfterFunc(300*time.Millisecond, cancel)
 	begin := time.Now()
-	r := Run(ctx, Spec{Argv: []string{"sh", "-c", "(sleep 30 &) ; sleep 30"}, Dir: wt, Writable: []string{wt}, Env: []string{"PATH=/usr/bin:/bin"}})
+	r := Run(ctx, Profile{Kind: Test, Argv: []string{"sh", "-c", "(sleep 30 &) ; sleep 30"}, Tree: Tree{Dir: wt}, Env: []string{"PATH=/usr/bin:/bin"}})
 	if !r.Canceled || time.Since(begin) > 4*time.Second {
 		t.Fatalf("canceled %v after %s", r.Canceled, time.Since(begin))
 	}
@@ -158,12 +171,12 @@ func TestUnavailableRefusesUnlessOptedOut(t *testing.T) {
 	defer resetProbe("bwrap")
 	resetProbe("bwrap-not-installed-here")
 	wt := t.TempDir()
-	r := Run(context.Background(), Spec{Argv: []string{"true"}, Dir: wt, Env: []string{"PATH=/usr/bin:/bin"}})
+	r := Run(context.Background(), Profile{Kind: Test, Argv: []string{"true"}, Tree: Tree{Dir: wt}, Env: []string{"PATH=/usr/bin:/bin"}})
 	if !errors.Is(r.Err, ErrUnavailable) || !strings.Contains(r.Err.Error(), "install the bubblewrap package") {
 		t.Fatalf("err = %v", r.Err)
 	}
 	t.Setenv(UnsafeEnv, "1")
-	r, out := run(t, Spec{Argv: []string{"sh", "-c", "echo bare"}, Dir: wt})
+	r, out := try(t, Profile{Argv: []string{"sh", "-c", "echo bare"}, Tree: Tree{Dir: wt}})
 	if r.Isolated || !strings.Contains(out, "bare") || !strings.Contains(Describe(), "NONE") {
 		t.Fatalf("opt-out: isolated=%v out=%q describe=%q", r.Isolated, out, Describe())
 	}

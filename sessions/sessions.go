@@ -9,25 +9,26 @@ import (
 	"github.com/warden-bot/warden/comments"
 	"github.com/warden-bot/warden/config"
 	"github.com/warden-bot/warden/pipeline"
+	"github.com/warden-bot/warden/sandbox"
 )
 
-// Factory is pipeline.Pipeline.NewSession: a session for the worktree dir
+// Factory is pipeline.Pipeline.NewSession: a session for the worktree tree
 // of repo, spending at most budget dollars.
-type Factory = func(dir, repo string, budget float64) (pipeline.Session, error)
+type Factory = func(tree sandbox.Tree, repo string, budget float64) (pipeline.Session, error)
 
 // New builds the session factory the configuration names.
 func New(cfg *config.Config, log *slog.Logger) (Factory, error) {
 	if cfg.Agent == "exec" {
 		ex := execAgent(cfg)
-		return func(dir, _ string, _ float64) (pipeline.Session, error) {
-			return pipeline.NewExecSession(ex, dir), nil
+		return func(tree sandbox.Tree, _ string, _ float64) (pipeline.Session, error) {
+			return pipeline.NewExecSession(ex, tree), nil
 		}, nil
 	}
 	prov, _, err := provider(cfg)
 	if err != nil {
 		return nil, err
 	}
-	return func(_, repo string, budget float64) (pipeline.Session, error) {
+	return func(_ sandbox.Tree, repo string, budget float64) (pipeline.Session, error) {
 		return agent.NewSession(prov, agent.SessionOptions{BudgetUSD: budget, MaxTokens: cfg.LLMMaxTokens, Repo: repo, Logger: log}), nil
 	}, nil
 }

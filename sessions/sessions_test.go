@@ -11,6 +11,7 @@ import (
 	"github.com/warden-bot/warden/agent"
 	"github.com/warden-bot/warden/config"
 	"github.com/warden-bot/warden/pipeline"
+	"github.com/warden-bot/warden/sandbox"
 	"github.com/warden-bot/warden/test/fakemodel"
 )
 
@@ -21,12 +22,12 @@ func TestExecAgentMakesExecSessions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := f(t.TempDir(), "acme/app", 1)
+	s, err := f(sandbox.Tree{Dir: t.TempDir()}, "acme/app", 1)
 	if _, ok := s.(*pipeline.ExecSession); err != nil || !ok {
 		t.Fatalf("%T %v", s, err)
 	}
 	// The operator's command reaches its own model; the sandbox still hides every Warden secret.
-	if ex := execAgent(&config.Config{AgentCommand: "cat"}); !ex.Network || ex.Command != "cat" {
+	if ex := execAgent(&config.Config{AgentCommand: "cat"}); ex.Network != sandbox.Egress || ex.Command != "cat" {
 		t.Fatalf("exec agent %+v, want the command with the host's network", ex)
 	}
 }
@@ -45,7 +46,7 @@ func TestLLMSessionUsesEndpointAndPrice(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := f(t.TempDir(), "acme/app", 5)
+	s, err := f(sandbox.Tree{Dir: t.TempDir()}, "acme/app", 5)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,11 +15,12 @@ import (
 	"github.com/warden-bot/warden/meter"
 	"github.com/warden-bot/warden/metrics"
 	"github.com/warden-bot/warden/pipeline"
+	"github.com/warden-bot/warden/sandbox"
 )
 
 // TaskFactory is pipeline.Pipeline.NewTaskSession: a session charged to the
 // task's ledger, whatever attempt it is.
-type TaskFactory = func(t pipeline.Task, dir string, budget float64) (pipeline.Session, error)
+type TaskFactory = func(t pipeline.Task, tree sandbox.Tree, budget float64) (pipeline.Session, error)
 
 // NewLedger is the spend ledger on rdb with the operator's daily caps;
 // every charge feeds warden_model_spend_usd_total.
@@ -46,14 +47,14 @@ func Tasks(cfg *config.Config, log *slog.Logger, l *meter.Ledger) (TaskFactory, 
 	if err != nil {
 		return nil, err
 	}
-	return func(t pipeline.Task, dir string, budget float64) (pipeline.Session, error) {
+	return func(t pipeline.Task, tree sandbox.Tree, budget float64) (pipeline.Session, error) {
 		scope := meter.Scope{Repo: t.Repo, Issue: t.Issue, Installation: t.Installation, TaskLimit: budget}
 		model := agent.NewSession(&meter.Provider{P: prov, L: l, Scope: scope},
 			agent.SessionOptions{BudgetUSD: budget, MaxTokens: cfg.LLMMaxTokens, Repo: t.Repo, Logger: log})
 		if runner == nil {
 			return model, nil
 		}
-		return &agentcli.Session{Runner: runner, Model: model, Dir: dir, Scope: scope}, nil
+		return &agentcli.Session{Runner: runner, Model: model, Tree: tree, Scope: scope}, nil
 	}, nil
 }
 
@@ -99,8 +100,8 @@ func LocalTasks(cfg *config.Config, log *slog.Logger) (TaskFactory, error) {
 // timeout either way.
 func ExecTasks(cfg *config.Config, l *meter.Ledger) TaskFactory {
 	ex := execAgent(cfg)
-	return func(t pipeline.Task, dir string, budget float64) (pipeline.Session, error) {
-		s := pipeline.NewExecSession(ex, dir)
+	return func(t pipeline.Task, tree sandbox.Tree, budget float64) (pipeline.Session, error) {
+		s := pipeline.NewExecSession(ex, tree)
 		s.Meter = &scopeMeter{l: l, s: meter.Scope{Repo: t.Repo, Issue: t.Issue, Installation: t.Installation, TaskLimit: budget}}
 		return s, nil
 	}
@@ -144,6 +145,6 @@ func TaskSpent(l *meter.Ledger) func(ctx context.Context, t pipeline.Task) (floa
 // readable and only the worktree (and a private HOME) is writable.
 func execAgent(cfg *config.Config) *agent.ExecAgent {
 	ex := agent.NewExec(cfg.AgentCommand)
-	ex.Network = true
+	ex.Network = sandbox.Egress
 	return ex
 }

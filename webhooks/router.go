@@ -66,6 +66,10 @@ func (r *Router) Route(ctx context.Context, d Delivery) (Decision, error) {
 		return r.checks(ctx, d)
 	case "status":
 		return r.status(ctx, d)
+	case "merge_group":
+		return r.mergeGroup(ctx, d)
+	case "branch_protection_rule", "repository_ruleset":
+		return r.rulesChanged(ctx, d)
 	}
 	if !json.Valid(d.Payload) {
 		return Decision{}, fmt.Errorf("%w: body is not valid JSON", ErrMalformed)

@@ -6,14 +6,22 @@ import (
 	"strings"
 )
 
-// git runs a git command on the worktree with its git directory and work
-// tree named explicitly, so nothing a repository command wrote (the .git
-// file, a nested .git) decides which repository or config git uses.
+// git runs a git command on the worktree with its recorded git directory
+// and work tree named explicitly, so nothing a repository command wrote
+// (the .git file, a nested .git) decides which repository or config git
+// uses; and only while .git is still the file git wrote, so a tree someone
+// changed it in is never touched by Warden's git again.
 func (w *Worktree) git(ctx context.Context, token string, env []string, args ...string) (string, error) {
-	if w.gitDir != "" {
-		env = append([]string{"GIT_DIR=" + w.gitDir, "GIT_WORK_TREE=" + w.Dir}, env...)
+	return w.remote(ctx, "", token, env, args...)
+}
+
+// remote is git on the worktree talking to remoteURL (a URL Warden was
+// given, never one read from the worktree; "" for none).
+func (w *Worktree) remote(ctx context.Context, remoteURL, token string, env []string, args ...string) (string, error) {
+	if err := w.Tree().Verify(); err != nil {
+		return "", fmt.Errorf("git %s: %w", strings.Join(args, " "), err)
 	}
-	return w.m.git(ctx, w.Dir, token, env, args...)
+	return w.m.run(ctx, gitCmd{gitDir: w.gitDir, workTree: w.Dir, token: token, local: remoteURL != "" && localURL(remoteURL), env: env}, args...)
 }
 
 // JudgedTree is the tree object the guards last judged, or "".
@@ -50,12 +58,12 @@ func (w *Worktree) Commit(ctx context.Context, msg, name, email string) (string,
 	if w.merging != "" {
 		parents = append(parents, "-p", w.merging)
 	}
-	out, err := w.git(ctx, "", who, append(append([]string{"-c", "commit.gpgsign=false", "commit-tree", w.judged}, parents...), "-m", msg)...)
+	out, err := w.git(ctx, "", who, append(append([]string{"commit-tree", w.judged}, parents...), "-m", msg)...)
 	if err != nil {
 		return "", err
 	}
 	sha := strings.TrimSpace(out)
-	if _, err := w.git(ctx, "", nil, "-c", "core.hooksPath=/dev/null", "update-ref", "refs/heads/"+w.Branch, sha, head); err != nil {
+	if _, err := w.git(ctx, "", nil, "update-ref", "refs/heads/"+w.Branch, sha, head); err != nil {
 		return "", err
 	}
 	if w.merging != "" {
@@ -75,7 +83,7 @@ func (w *Worktree) Push(ctx context.Context, remoteURL, token string) error {
 		return err
 	}
 	ref := "refs/heads/" + w.Branch
-	if _, err := w.git(ctx, token, nil, "-c", "core.hooksPath=/dev/null", "push", "--force", "--quiet", "--no-verify", remoteURL, sha+":"+ref); err != nil {
+	if _, err := w.remote(ctx, remoteURL, token, nil, "push", "--force", "--quiet", "--no-verify", remoteURL, sha+":"+ref); err != nil {
 		return err
 	}
 	return w.readBack(ctx, remoteURL, token, ref, sha)
@@ -83,7 +91,7 @@ func (w *Worktree) Push(ctx context.Context, remoteURL, token string) error {
 
 // readBack checks that the remote branch is at the judged commit.
 func (w *Worktree) readBack(ctx context.Context, remoteURL, token, ref, sha string) error {
-	out, err := w.git(ctx, token, nil, "ls-remote", remoteURL, ref)
+	out, err := w.remote(ctx, remoteURL, token, nil, "ls-remote", remoteURL, ref)
 	if err != nil {
 		return fmt.Errorf("read back %s: %w", ref, err)
 	}

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/warden-bot/warden/sandbox"
 )
 
 // Options configure a Manager.
@@ -46,6 +48,14 @@ func New(dataDir string, opts Options) (*Manager, error) {
 	}
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
+	}
+	if err := os.MkdirAll(abs, 0o700); err != nil {
+		return nil, fmt.Errorf("create %s: %w", abs, err)
+	}
+	// Git writes resolved paths into a worktree's .git and its gitdir:
+	// the recorded ones must be the same paths, byte for byte.
+	if abs, err = filepath.EvalSymlinks(abs); err != nil {
+		return nil, err
 	}
 	m := &Manager{dir: abs, home: filepath.Join(abs, "home"), opts: opts, locks: map[string]*sync.Mutex{}}
 	for _, d := range []string{m.home, filepath.Join(abs, "mirrors"), filepath.Join(abs, "worktrees")} {
@@ -110,9 +120,10 @@ type Worktree struct {
 	mirror  string
 	m       *Manager
 	indexMu sync.Mutex // the private index (index.go) serves one command at a time
-	// gitDir is the worktree's administrative directory, read right after
-	// git created it: a command may rewrite the worktree's .git file, and
-	// Warden's own git commands never follow it.
+	// gitDir is the worktree's administrative directory, found from the
+	// mirror's side right after git created (or moved) the worktree: every
+	// git command Warden runs on the worktree names it, and the worktree's
+	// .git must stay the file git wrote for it (sandbox.Tree.Verify).
 	gitDir  string
 	judged  string // the tree the guards last judged (Changes); Commit commits exactly it
 	commit  string // the commit made of judged; Push pushes exactly it
@@ -155,12 +166,41 @@ func (m *Manager) Prepare(ctx context.Context, req PrepareRequest) (*Worktree, e
 	if err := add(ctx, wt); err != nil {
 		return nil, fmt.Errorf("create worktree for %s: %w", req.TaskKey, err)
 	}
-	gd, err := m.git(ctx, wt.Dir, "", nil, "rev-parse", "--absolute-git-dir")
-	if err != nil {
-		return nil, fmt.Errorf("git directory of %s: %w", wt.Dir, err)
-	}
-	wt.gitDir = strings.TrimSpace(gd)
 	return wt, nil
+}
+
+// Tree is the worktree as Warden recorded it, for the sandbox.
+func (w *Worktree) Tree() sandbox.Tree {
+	return sandbox.Tree{Dir: w.Dir, GitDir: w.gitDir, Common: w.mirror}
+}
+
+// record sets wt.gitDir to the administrative directory git made for
+// wt.Dir and checks the worktree's .git against it.
+func (m *Manager) record(wt *Worktree) error {
+	admin, err := adminOf(wt.mirror, wt.Dir)
+	if err != nil {
+		return err
+	}
+	wt.gitDir = admin
+	return wt.Tree().Verify()
+}
+
+// adminOf finds a worktree's administrative directory from the mirror's
+// side: the one whose gitdir file names dir/.git. The mirror is written by
+// Warden's git alone; nothing of the worktree is read.
+func adminOf(mirror, dir string) (string, error) {
+	entries, err := os.ReadDir(filepath.Join(mirror, "worktrees"))
+	if err != nil {
+		return "", fmt.Errorf("%w: %v", errNotReusable, err)
+	}
+	want := filepath.Join(dir, ".git")
+	for _, e := range entries {
+		admin := filepath.Join(mirror, "worktrees", e.Name())
+		if b, err := readSmall(filepath.Join(admin, "gitdir"), 4096); err == nil && strings.TrimSpace(string(b)) == want {
+			return admin, nil
+		}
+	}
+	return "", fmt.Errorf("%w: the mirror %s has no worktree at %s", errNotReusable, mirror, dir)
 }
 
 // addWorktree checks out wt on its branch at its base, replacing a stale
@@ -170,8 +210,10 @@ func (m *Manager) addWorktree(ctx context.Context, wt *Worktree) error {
 		m.removeLocked(ctx, wt.mirror, wt.Dir) // left on disk
 	}
 	add := func() error {
-		_, err := m.git(ctx, wt.mirror, "", nil, "worktree", "add", "--force", "-B", wt.Branch, wt.Dir, wt.Head)
-		return err
+		if _, err := m.git(ctx, wt.mirror, "", nil, "worktree", "add", "--force", "-B", wt.Branch, wt.Dir, wt.Head); err != nil {
+			return err
+		}
+		return m.record(wt)
 	}
 	if err := add(); err != nil {
 		// Registered with its directory gone (a crash mid-removal): the
@@ -200,7 +242,7 @@ func (m *Manager) syncMirror(ctx context.Context, mirror string, req PrepareRequ
 	} else if _, err := m.git(ctx, mirror, "", nil, "remote", "set-url", "origin", req.CloneURL); err != nil {
 		return fmt.Errorf("mirror of %s: %w", req.Repo, err)
 	}
-	if _, err := m.git(ctx, mirror, req.Token, nil, "fetch", "--prune", "--quiet", "origin"); err != nil {
+	if _, err := m.run(ctx, gitCmd{gitDir: mirror, token: req.Token, local: localURL(req.CloneURL)}, "fetch", "--prune", "--quiet", "origin"); err != nil {
 		return fmt.Errorf("fetch %s: %w", req.Repo, err)
 	}
 	return nil
@@ -226,8 +268,11 @@ func (m *Manager) Remove(ctx context.Context, w *Worktree) error {
 	return nil
 }
 
+// removeLocked deletes a worktree without running git in it (it may hold
+// anything a command left, a rewritten .git included), then lets the mirror
+// forget it.
 func (m *Manager) removeLocked(ctx context.Context, mirror, dir string) {
-	_, _ = m.git(ctx, mirror, "", nil, "worktree", "remove", "--force", dir)
+	fixModes(dir)
 	_ = os.RemoveAll(dir)
 	_, _ = m.git(ctx, mirror, "", nil, "worktree", "prune")
 }

@@ -3,7 +3,6 @@ package workspace
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 )
@@ -22,7 +21,7 @@ type Conflict struct {
 // concludes it. BaseSHA becomes the default branch's head either way.
 func (w *Worktree) MergeBase(ctx context.Context, name, email string) ([]Conflict, error) {
 	who := []string{"GIT_AUTHOR_NAME=" + name, "GIT_AUTHOR_EMAIL=" + email, "GIT_COMMITTER_NAME=" + name, "GIT_COMMITTER_EMAIL=" + email}
-	_, err := w.git(ctx, "", who, "-c", "core.hooksPath=/dev/null", "-c", "commit.gpgsign=false", "merge", "--no-edit", "--quiet", w.BaseTip)
+	_, err := w.git(ctx, "", who, "merge", "--no-edit", "--quiet", w.BaseTip)
 	w.BaseSHA = w.BaseTip
 	if err == nil {
 		return nil, nil
@@ -35,7 +34,10 @@ func (w *Worktree) MergeBase(ctx context.Context, name, email string) ([]Conflic
 	w.merging = w.BaseTip // kept here, not read back from MERGE_HEAD, which commands can write
 	var cs []Conflict
 	for _, f := range files {
-		b, _ := os.ReadFile(filepath.Join(w.Dir, filepath.FromSlash(f)))
+		b, err := readSmall(filepath.Join(w.Dir, filepath.FromSlash(f)), MaxRead)
+		if err != nil {
+			b = []byte("[warden: not shown: " + err.Error() + "]\n")
+		}
 		cs = append(cs, Conflict{Path: f, Hunks: hunks(string(b))})
 		if _, err := w.git(ctx, "", nil, "checkout", "--ours", "--", f); err != nil {
 			return nil, fmt.Errorf("keep the branch's side of %s: %w", f, err)

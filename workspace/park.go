@@ -20,9 +20,9 @@ import (
 // Reuse is only safe if nothing of the earlier task survives, so a parked
 // worktree is cleaned twice (when parked and when taken) and proven clean
 // before it is handed out: `git status --porcelain --ignored` must be empty
-// on the new base. Anything unexpected — a .git file that no longer points
-// at the mirror, a checkout that fails, a leftover the clean cannot remove —
-// discards the worktree, and the task gets a fresh one.
+// on the new base. Anything unexpected — a .git that is not the file git
+// wrote, a checkout that fails, a leftover the clean cannot remove — discards
+// the worktree without running git in it, and the task gets a fresh one.
 
 // errNotReusable marks a worktree that must be discarded, not reused.
 var errNotReusable = errors.New("worktree not reusable")
@@ -50,17 +50,27 @@ func (m *Manager) parked(repo string) []string {
 
 // takeParked moves a parked worktree of the repository to wt.Dir and sets
 // it to wt's base, or creates a fresh one when none is parked or the parked
-// one cannot be proven clean. The mirror's lock is held.
+// one cannot be proven clean. The mirror's lock is held. No git command
+// runs in a parked worktree before its .git is proven to be the file git
+// wrote for the administrative directory the mirror records for it.
 func (m *Manager) takeParked(ctx context.Context, wt *Worktree) error {
 	if _, err := os.Lstat(wt.Dir); err == nil {
 		m.removeLocked(ctx, wt.mirror, wt.Dir)
 	}
 	for _, dir := range m.parked(wt.repo) {
+		parked := &Worktree{Dir: dir, mirror: wt.mirror, m: m}
+		if err := m.record(parked); err != nil {
+			m.discard(ctx, wt.mirror, dir, err)
+			continue
+		}
 		if _, err := m.git(ctx, wt.mirror, "", nil, "worktree", "move", dir, wt.Dir); err != nil {
 			m.discard(ctx, wt.mirror, dir, err)
 			continue
 		}
-		err := m.reuse(ctx, wt)
+		err := m.record(wt)
+		if err == nil {
+			err = m.reuse(ctx, wt)
+		}
 		if err == nil {
 			return nil
 		}
@@ -75,13 +85,16 @@ func (m *Manager) reuse(ctx context.Context, wt *Worktree) error {
 	if err := m.scrubAdmin(wt, ""); err != nil {
 		return err
 	}
-	if _, err := m.git(ctx, wt.Dir, "", nil, "-c", "core.hooksPath=/dev/null", "checkout", "--quiet", "--force", "--no-recurse-submodules", "-B", wt.Branch, wt.Head); err != nil {
+	if _, err := wt.git(ctx, "", nil, "checkout", "--quiet", "--force", "--no-recurse-submodules", "-B", wt.Branch, wt.Head); err != nil {
 		return err
 	}
-	if _, err := m.git(ctx, wt.Dir, "", nil, "clean", "-ffdxq"); err != nil {
+	if _, err := wt.git(ctx, "", nil, "clean", "-ffdxq"); err != nil {
 		return err
 	}
-	out, err := m.git(ctx, wt.Dir, "", nil, "status", "--porcelain", "--ignored", "--untracked-files=all")
+	if err := normalise(ctx, wt); err != nil {
+		return err
+	}
+	out, err := wt.git(ctx, "", nil, "status", "--porcelain", "--ignored", "--untracked-files=all")
 	if err != nil {
 		return err
 	}
@@ -93,16 +106,23 @@ func (m *Manager) reuse(ctx context.Context, wt *Worktree) error {
 
 // park cleans a finished task's worktree back to its base and parks it,
 // unless the repository already keeps enough. An error means the worktree
-// was not parked and must be removed.
+// was not parked and must be removed; a worktree whose .git is not what git
+// wrote never gets that far.
 func (m *Manager) park(ctx context.Context, w *Worktree) error {
+	if err := w.Tree().Verify(); err != nil {
+		return fmt.Errorf("%w: %v", errNotReusable, err)
+	}
 	fixModes(w.Dir)
 	if err := m.scrubAdmin(w, w.Branch); err != nil {
 		return err
 	}
-	if _, err := m.git(ctx, w.Dir, "", nil, "-c", "core.hooksPath=/dev/null", "checkout", "--quiet", "--force", "--no-recurse-submodules", "--detach", w.BaseSHA); err != nil {
+	if _, err := w.git(ctx, "", nil, "checkout", "--quiet", "--force", "--no-recurse-submodules", "--detach", w.BaseSHA); err != nil {
 		return err
 	}
-	if _, err := m.git(ctx, w.Dir, "", nil, "clean", "-ffdxq"); err != nil {
+	if _, err := w.git(ctx, "", nil, "clean", "-ffdxq"); err != nil {
+		return err
+	}
+	if err := normalise(ctx, w); err != nil {
 		return err
 	}
 	unlock := m.lock(w.mirror)
@@ -137,18 +157,14 @@ func (m *Manager) discard(ctx context.Context, mirror, dir string, why error) {
 	m.removeLocked(ctx, mirror, dir)
 }
 
-// scrubAdmin checks that the worktree's .git file still leads to its
-// administrative directory in the mirror and empties that directory of
+// scrubAdmin empties the worktree's recorded administrative directory of
 // everything a task may have left there: lock files of a killed command, an
 // info/exclude, a per-worktree config, a lock marker. branch, when set, is
 // the task's branch, whose ref lock in the mirror is removed too.
 func (m *Manager) scrubAdmin(w *Worktree, branch string) error {
-	admin, ok := w.adminDir()
-	if !ok {
-		return fmt.Errorf("%w: %s/.git does not lead to a git directory", errNotReusable, w.Dir)
-	}
-	if !sameDir(filepath.Dir(admin), filepath.Join(w.mirror, "worktrees")) {
-		return fmt.Errorf("%w: %s/.git leads to %s, outside the mirror", errNotReusable, w.Dir, admin)
+	admin := w.gitDir
+	if admin == "" || !sameDir(filepath.Dir(admin), filepath.Join(w.mirror, "worktrees")) {
+		return fmt.Errorf("%w: no recorded git directory for %s in the mirror", errNotReusable, w.Dir)
 	}
 	entries, err := os.ReadDir(admin)
 	if err != nil {
@@ -212,24 +228,43 @@ func resetExclude(mirror string) {
 	}
 }
 
-// adminDir is the worktree's administrative git directory: the one Warden
-// recorded when it made the worktree, else (a parked worktree just moved
-// back) what its .git file names — which scrubAdmin then requires to lie in
-// the mirror's worktrees/, so a rewritten .git file cannot lead elsewhere.
-func (w *Worktree) adminDir() (string, bool) {
-	if w.gitDir != "" {
-		return w.gitDir, true
-	}
-	b, err := os.ReadFile(filepath.Join(w.Dir, ".git"))
+// normalise sets every mode of a clean tree from its index: files 0644, or
+// 0755 where the index says executable, directories 0755 — whatever the
+// last task chmod-ed (issue #26 item 7: a `chmod 0777 .` survived into the
+// next task's tree).
+func normalise(ctx context.Context, w *Worktree) error {
+	out, err := w.git(ctx, "", nil, "ls-files", "--stage", "-z")
 	if err != nil {
-		return "", false
+		return err
 	}
-	dir, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "gitdir: ")
-	if !ok || !filepath.IsAbs(dir) {
-		return "", false
+	executable := map[string]bool{}
+	for _, e := range strings.Split(out, "\x00") {
+		meta, path, ok := strings.Cut(e, "\t")
+		if ok && strings.HasPrefix(meta, "100755 ") {
+			executable[path] = true
+		}
 	}
-	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
-		return "", false
-	}
-	return dir, true
+	return filepath.WalkDir(w.Dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return fmt.Errorf("%w: %v", errNotReusable, err)
+		}
+		rel, _ := filepath.Rel(w.Dir, p)
+		if rel == ".git" || d.Type()&fs.ModeSymlink != 0 {
+			return nil
+		}
+		want := fs.FileMode(0o644)
+		if d.IsDir() || executable[filepath.ToSlash(rel)] {
+			want = 0o755
+		}
+		fi, err := d.Info()
+		if err != nil {
+			return fmt.Errorf("%w: %v", errNotReusable, err)
+		}
+		if fi.Mode()&(fs.ModePerm|fs.ModeSetuid|fs.ModeSetgid|fs.ModeSticky) != want {
+			if err := os.Chmod(p, want); err != nil {
+				return fmt.Errorf("%w: %v", errNotReusable, err)
+			}
+		}
+		return nil
+	})
 }

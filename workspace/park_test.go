@@ -79,7 +79,7 @@ func vandalize(t *testing.T, w *Worktree) {
 	}
 	os.MkdirAll(filepath.Dir(shared), 0o755)
 	os.WriteFile(shared, []byte("*.hidden\n"), 0o644)
-	admin, _ := w.adminDir()
+	admin := w.gitDir
 	os.MkdirAll(filepath.Join(admin, "info"), 0o755)
 	os.WriteFile(filepath.Join(admin, "info", "exclude"), []byte("*.hidden\n"), 0o644)
 	os.WriteFile(filepath.Join(admin, "locked"), []byte("a task locked me\n"), 0o644) // `git worktree lock`
@@ -194,7 +194,7 @@ func TestCorruptParkedWorktreeIsRebuilt(t *testing.T) {
 			_, url := gitfixture.NewRepo(t, parkFiles)
 			m, logs := parkingManager(t)
 			w := prepare(t, m, url, "t1")
-			admin, _ := w.adminDir()
+			admin := w.gitDir
 			if err := m.Remove(context.Background(), w); err != nil {
 				t.Fatal(err)
 			}

@@ -12,22 +12,27 @@ import (
 	"github.com/warden-bot/warden/sandbox"
 )
 
-// Command is a repository command (test, security check) to run in a worktree.
+// Command is a repository command (setup, test, security check) to run in a
+// worktree.
 type Command struct {
-	Dir       string
-	Line      string // run with sh -c
+	// Tree is the worktree as Warden recorded it (Worktree.Tree).
+	Tree      sandbox.Tree
+	Kind      sandbox.Kind // Setup, Test (the default) or Security
+	Line      string       // run with sh -c
 	Timeout   time.Duration
 	MaxOutput int // bytes kept (head and tail); default 64 KiB
 	ExtraEnv  []string
-	Network   bool // the repository opted in (`network: true`)
-	// Egress is the policy of the egress proxy, the only way out of a
-	// command with network (setup always has network).
-	Egress sandbox.Egress
+	// Network is the repository's choice for test and security commands
+	// (`network: true`); setup always has Egress.
+	Network sandbox.Network
+	// Egress narrows and reports what a command with network reaches
+	// through the egress proxy (network.allow; every connection logged).
+	Egress sandbox.EgressPolicy
 	// Cache is the repository's dependency cache (Manager.CacheDir): Go's
 	// module and build caches and npm's live there. The setup command fills
 	// it, with the network on; every other command only reads it, offline.
-	Cache string
-	Setup bool
+	Cache  string
+	Limits sandbox.Limits // zero: sandbox.DefaultLimits
 }
 
 // Result is how a command ended.
@@ -39,6 +44,9 @@ type Result struct {
 	Truncated bool
 	Duration  time.Duration
 	Err       error // the command could not start
+	// Cap names the caps the command hit ("" when none); a command that hit
+	// one has failed, whatever its exit status, and its output says which.
+	Cap string
 }
 
 // allowedEnv is all a repository command inherits: enough for toolchains to
@@ -74,36 +82,48 @@ func Run(ctx context.Context, c Command) Result {
 	if c.Timeout <= 0 {
 		c.Timeout = 10 * time.Minute
 	}
+	if c.Kind == "" {
+		c.Kind = sandbox.Test
+	}
+	setup := c.Kind == sandbox.Setup
 	home, err := os.MkdirTemp("", "warden-home-")
 	if err != nil {
 		return Result{Err: err, ExitCode: -1}
 	}
 	defer os.RemoveAll(home)
 	out := &capped{max: c.MaxOutput}
-	env := append(commandEnv(home, c.ExtraEnv), cacheEnv(c.Cache, c.Setup)...)
-	var shared []string
-	if !c.Setup {
-		env, shared = settleGoCache(env, home)
-	}
-	writable, ro, network := []string{c.Dir}, append(readOnlyFor(c.Dir, env, !c.Setup), shared...), c.Network
-	if c.Setup {
+	env := append(commandEnv(home, c.ExtraEnv), cacheEnv(c.Cache, setup)...)
+	var ro []string
+	if !setup {
+		env, ro = settleGoCache(env, home)
+		ro = append(ro, cachesIn(env)...)
+	} else {
 		if err := makeCache(c.Cache); err != nil {
 			return Result{Err: err, ExitCode: -1}
 		}
-		writable, network = append(writable, c.Cache), true
+		c.Network = sandbox.Egress
 	}
-	sr := sandbox.Run(ctx, sandbox.Spec{
-		Argv: []string{"sh", "-c", c.Line}, Dir: c.Dir, Env: env, Home: home,
-		Writable: writable, ReadOnly: ro, Network: network, Egress: c.Egress,
+	sr := sandbox.Run(ctx, sandbox.Profile{
+		Kind: c.Kind, Tree: c.Tree, Argv: []string{"sh", "-c", c.Line}, Env: env, Home: home,
+		ReadOnly: ro, Cache: c.Cache, Network: c.Network, Egress: c.Egress, Limits: c.Limits,
 		Timeout: c.Timeout, Stdout: out, Stderr: out,
 	})
 	r := Result{ExitCode: sr.ExitCode, TimedOut: sr.TimedOut, Canceled: sr.Canceled, Duration: sr.Duration, Err: sr.Err,
-		Output: out.String(), Truncated: out.cut > 0}
+		Output: out.String(), Truncated: out.cut > 0, Cap: sr.Cap}
 	if r.TimedOut {
 		r.Output += fmt.Sprintf("\n[warden: killed after %s]\n", c.Timeout)
 	}
+	if r.Cap != "" {
+		r.Output += "\n[warden: " + r.Cap + "]\n"
+		if r.ExitCode == 0 {
+			r.ExitCode = CapExit
+		}
+	}
 	return r
 }
+
+// CapExit is the exit status of a command that exited 0 but hit a cap.
+const CapExit = 125
 
 // capped keeps the first and last halves of max bytes.
 type capped struct {

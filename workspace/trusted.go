@@ -6,6 +6,8 @@ import (
 	"io/fs"
 	"os"
 	"strings"
+
+	"github.com/warden-bot/warden/sandbox"
 )
 
 // BaseFile reads rel as the default branch's head has it (BaseTip), from
@@ -29,24 +31,28 @@ func (w *Worktree) BaseFile(ctx context.Context, rel string) ([]byte, error) {
 func (w *Worktree) OnBase() bool { return w.Head == w.BaseTip }
 
 // BaseCheckout checks the default branch's head out, detached, in a scratch
-// directory beside the worktree: a follow-up's setup command runs there, on
+// worktree beside the task's: a follow-up's setup command runs there, on
 // code a writer merged, never on the PR's. remove deletes it.
-func (w *Worktree) BaseCheckout(ctx context.Context) (dir string, remove func(), err error) {
-	dir = w.Dir + ".base"
+func (w *Worktree) BaseCheckout(ctx context.Context) (tree sandbox.Tree, remove func(), err error) {
+	dir := w.Dir + ".base"
 	unlock := w.m.lock(w.mirror)
 	defer unlock()
 	if _, err := os.Lstat(dir); err == nil {
 		w.m.removeLocked(ctx, w.mirror, dir)
-		os.RemoveAll(dir)
 	}
 	if _, err := w.m.git(ctx, w.mirror, "", nil, "worktree", "add", "--force", "--detach", dir, w.BaseTip); err != nil {
-		return "", nil, fmt.Errorf("check out the default branch for setup: %w", err)
+		return sandbox.Tree{}, nil, fmt.Errorf("check out the default branch for setup: %w", err)
 	}
 	remove = func() {
 		unlock := w.m.lock(w.mirror)
 		defer unlock()
 		w.m.removeLocked(context.WithoutCancel(ctx), w.mirror, dir)
-		os.RemoveAll(dir)
 	}
-	return dir, remove, nil
+	admin, err := adminOf(w.mirror, dir)
+	if err != nil {
+		w.m.removeLocked(ctx, w.mirror, dir)
+		return sandbox.Tree{}, nil, fmt.Errorf("check out the default branch for setup: %w", err)
+	}
+	tree = sandbox.Tree{Dir: dir, GitDir: admin, Common: w.mirror}
+	return tree, remove, nil
 }

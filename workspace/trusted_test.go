@@ -33,10 +33,14 @@ func TestBaseFileAndCheckoutIgnoreThePRTree(t *testing.T) {
 	if _, err := w.BaseFile(ctx, "nope.txt"); !errors.Is(err, fs.ErrNotExist) {
 		t.Fatalf("missing file: %v", err)
 	}
-	dir, remove, err := w.BaseCheckout(ctx)
+	tree, remove, err := w.BaseCheckout(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
+	if err := tree.Verify(); err != nil {
+		t.Fatal(err)
+	}
+	dir := tree.Dir
 	if b, _ := os.ReadFile(filepath.Join(dir, "setup.sh")); string(b) != "echo base\n" {
 		t.Fatalf("scratch checkout holds %q, want the default branch's script", b)
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/warden-bot/warden/guards"
+	"github.com/warden-bot/warden/sandbox"
 	"github.com/warden-bot/warden/test/gitfixture"
 )
 
@@ -163,25 +164,25 @@ func TestRunnerKillsGroupCapsOutputScrubsEnv(t *testing.T) {
 	}
 	defer func() { warden.Process.Kill(); warden.Wait() }()
 	// Every environment the command can find, its parent's (Warden's, unsandboxed) included.
-	r := Run(context.Background(), Command{Dir: dir, Line: `env; for f in /proc/$PPID/environ /proc/*/environ; do tr '\0' '\n' < "$f"; done 2>/dev/null | grep -i leak; true`})
+	r := Run(context.Background(), Command{Tree: sandbox.Tree{Dir: dir}, Line: `env; for f in /proc/$PPID/environ /proc/*/environ; do tr '\0' '\n' < "$f"; done 2>/dev/null | grep -i leak; true`})
 	if r.ExitCode != 0 || strings.Contains(r.Output, "do-not-leak") || strings.Contains(r.Output, "do_not_leak") || !strings.Contains(r.Output, "PATH=") {
 		t.Fatalf("env: %+v", r)
 	}
 	start := time.Now()
-	r = Run(context.Background(), Command{Dir: dir, Line: "(sleep 30 &) ; sleep 30", Timeout: 300 * time.Millisecond})
+	r = Run(context.Background(), Command{Tree: sandbox.Tree{Dir: dir}, Line: "(sleep 30 &) ; sleep 30", Timeout: 300 * time.Millisecond})
 	if !r.TimedOut || time.Since(start) > 10*time.Second {
 		t.Fatalf("timeout: %+v after %s", r, time.Since(start))
 	}
-	r = Run(context.Background(), Command{Dir: dir, Line: "yes | head -c 300000", MaxOutput: 1000})
+	r = Run(context.Background(), Command{Tree: sandbox.Tree{Dir: dir}, Line: "yes | head -c 300000", MaxOutput: 1000})
 	if !r.Truncated || len(r.Output) > 1200 {
 		t.Fatalf("cap: truncated=%v len=%d", r.Truncated, len(r.Output))
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() { time.Sleep(200 * time.Millisecond); cancel() }()
-	if r = Run(ctx, Command{Dir: dir, Line: "sleep 30"}); !r.Canceled {
+	if r = Run(ctx, Command{Tree: sandbox.Tree{Dir: dir}, Line: "sleep 30"}); !r.Canceled {
 		t.Fatalf("cancel: %+v", r)
 	}
-	if r = Run(context.Background(), Command{Dir: dir, Line: "exit 3"}); r.ExitCode != 3 || r.Err != nil {
+	if r = Run(context.Background(), Command{Tree: sandbox.Tree{Dir: dir}, Line: "exit 3"}); r.ExitCode != 3 || r.Err != nil {
 		t.Fatalf("exit code: %+v", r)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/warden-bot/warden/branchrules"
 	"github.com/warden-bot/warden/comments"
 	"github.com/warden-bot/warden/egress"
 	"github.com/warden-bot/warden/followup"
@@ -57,7 +58,8 @@ func (a *app) startWorker(ctx context.Context) (*jobs.Server, error) {
 		Status:   &runner.StatusPoster{Hosts: hosts, Locks: locks, Queue: a.queue, IDs: ids, Log: a.log},
 		Flags:    jobs.NewFlags(a.backend.RDB), Locks: locks, Queue: a.queue, Log: a.log, Gate: jobs.NewGate(a.backend.RDB, a.cfg.MaxPerRepo),
 		Lifecycle: &lifecycle.Lifecycle{App: a.gh, Queue: a.queue, Links: jobs.NewLinks(a.backend.RDB), Counter: jobs.NewCounter(a.backend.RDB),
-			Prefix: a.cfg.LabelPrefix, Redactor: redactor, Log: a.log, MaxCheckFixes: 2, Followups: fu.Store},
+			Prefix: a.cfg.LabelPrefix, Redactor: redactor, Log: a.log, MaxCheckFixes: 2, Followups: fu.Store,
+			Rules: &branchrules.Reader{}},
 	}
 	srv := jobs.NewServer(a.backend, jobs.ServerOptions{Concurrency: a.cfg.Concurrency, ShutdownTimeout: a.cfg.ShutdownTimeout, Log: a.log})
 	if err := srv.Start(w.Mux()); err != nil {

@@ -23,6 +23,7 @@ type Repo struct {
 	jobLogs                              map[int64]string
 	reactions                            []*Reaction
 	nextNumber                           int
+	rules                                rulesState
 }
 
 // Issue is an issue.
@@ -51,6 +52,11 @@ type Pull struct {
 	Merged                         bool
 	Labels                         []string
 	Mergeable                      *bool // nil: GitHub has not computed it yet
+	// MergedWith is the merge_method of the merge call that merged it, or
+	// "queue" when the merge queue merged it.
+	MergedWith string
+	// QueuedHead is the expectedHeadOid of the last enqueuePullRequest.
+	QueuedHead string
 }
 
 // Status is a commit status.

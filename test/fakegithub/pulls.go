@@ -1,6 +1,7 @@
 package fakegithub
 
 import (
+	"cmp"
 	"encoding/base64"
 	"net/http"
 	"os/exec"
@@ -91,8 +92,11 @@ func (s *Server) mergePull(w http.ResponseWriter, r *http.Request, rp *Repo) {
 		writeJSON(w, 405, map[string]string{"message": "Pull Request is not mergeable"})
 	case req.SHA != "" && req.SHA != p.HeadSHA:
 		writeJSON(w, 409, map[string]string{"message": "Head branch was modified. Review and try the merge again."})
+	case s.mergeRefusal(rp, p, cmp.Or(req.MergeMethod, "merge")) != "":
+		writeJSON(w, 405, map[string]string{"message": s.mergeRefusal(rp, p, cmp.Or(req.MergeMethod, "merge")),
+			"documentation_url": "https://docs.github.com/rest/pulls/pulls#merge-a-pull-request"})
 	default:
-		p.State, p.Merged = "closed", true
+		p.State, p.Merged, p.MergedWith = "closed", true, cmp.Or(req.MergeMethod, "merge")
 		writeJSON(w, 200, map[string]any{"sha": p.HeadSHA, "merged": true, "message": "Pull Request successfully merged"})
 	}
 }

@@ -115,13 +115,16 @@ func (s *Server) reply(w http.ResponseWriter, rp *Repo, pr int, to int64, body s
 }
 
 // createReviewComment serves POST pulls/{n}/comments; only the in_reply_to
-// form (a reply in a thread) is supported.
+// form (a reply in a thread) is supported. GitHub's description requires
+// body, commit_id and path even then: a body without them is refused.
 func (s *Server) createReviewComment(w http.ResponseWriter, r *http.Request, rp *Repo) {
 	var req struct {
 		Body      string `json:"body"`
 		InReplyTo int64  `json:"in_reply_to"`
+		CommitID  string `json:"commit_id"`
+		Path      string `json:"path"`
 	}
-	if !decode(r, &req) || req.Body == "" || req.InReplyTo == 0 {
+	if !decode(r, &req) || req.Body == "" || req.InReplyTo == 0 || req.CommitID == "" || req.Path == "" {
 		writeJSON(w, 422, map[string]string{"message": "Validation Failed"})
 		return
 	}

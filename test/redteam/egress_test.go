@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/redis/go-redis/v9"
+	"github.com/warden-bot/warden/sandbox"
 	"github.com/warden-bot/warden/test/gitfixture"
 	"github.com/warden-bot/warden/test/harness"
 	"github.com/warden-bot/warden/test/world"
@@ -68,10 +69,10 @@ func TestEgressSandboxedCommandCannotReachHostRedis(t *testing.T) {
 		cmd  func(dir, cache string) workspace.Command
 	}{
 		{"setup", func(dir, cache string) workspace.Command {
-			return workspace.Command{Dir: dir, Setup: true, Cache: cache}
+			return workspace.Command{Tree: sandbox.Tree{Dir: dir}, Kind: sandbox.Setup, Cache: cache}
 		}},
 		{"network-true-test", func(dir, cache string) workspace.Command {
-			return workspace.Command{Dir: dir, Network: true}
+			return workspace.Command{Tree: sandbox.Tree{Dir: dir}, Kind: sandbox.Test, Network: sandbox.Egress}
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
