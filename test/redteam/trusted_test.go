@@ -18,14 +18,16 @@ import (
 // edits the script `setup:` calls on its PR branch; the next follow-up
 // must run the default branch's script, not the model's.
 
-const trustedSetup = "#!/bin/sh\necho setup from the default branch\n"
+// trustedSetup logs each run in the cache, so the test sees that setup ran
+// on the follow-up, and which script.
+const trustedSetup = "#!/bin/sh\necho setup from the default branch >> \"$GOMODCACHE/../setup-log\"\n"
 
 // trustedScript fixes calc and, in the same change, rewrites the setup
 // script to plant a file in the repository's cache.
 func trustedScript(req fakemodel.Request) fakemodel.Reply {
 	if req.Stage == "implement" || req.Stage == "fix" {
-		return world.Text(world.FixBlock + "\nscripts/setup.sh\n<<<<<<< SEARCH\necho setup from the default branch\n=======\n" +
-			"echo setup from the model; touch \"$GOMODCACHE/../planted-by-model\"\n>>>>>>> REPLACE\n")
+		return world.Text(world.FixBlock + "\nscripts/setup.sh\n<<<<<<< SEARCH\necho setup from the default branch >> \"$GOMODCACHE/../setup-log\"\n=======\n" +
+			"echo setup from the model >> \"$GOMODCACHE/../setup-log\"\n>>>>>>> REPLACE\n")
 	}
 	if strings.Contains(req.Prompt, "needs a follow-up") {
 		return world.Text(world.FixBlock)
@@ -46,9 +48,9 @@ func TestTrustedSetupNeverRunsModelCodeOnFollowup(t *testing.T) {
 		t.Fatalf("first attempt: %+v", rec)
 	}
 	p := w.Pull()
-	planted := filepath.Join(w.Env["WARDEN_DATA_DIR"], "caches", world.Owner, world.Name, "planted-by-model")
-	if _, err := os.Stat(planted); err == nil {
-		t.Fatal("the first attempt ran the model's setup script") // setup runs before any edit
+	setupLog := filepath.Join(w.Env["WARDEN_DATA_DIR"], "caches", world.Owner, world.Name, "setup-log")
+	if b, _ := os.ReadFile(setupLog); string(b) != "setup from the default branch\n" {
+		t.Fatalf("after the first attempt the setup log reads %q", b) // setup runs before any edit
 	}
 	w.Deliver("issue_comment", "issue_comment.created.json", func(m map[string]any) {
 		is := m["issue"].(map[string]any)
@@ -59,8 +61,12 @@ func TestTrustedSetupNeverRunsModelCodeOnFollowup(t *testing.T) {
 		m["sender"].(map[string]any)["login"] = "alice"
 	})
 	w.Eventually(120*time.Second, func() bool { return trustedOutcomes(w, p) >= 1 }, "no follow-up outcome on the PR")
-	if _, err := os.Stat(planted); err == nil {
-		t.Fatal("the follow-up ran the setup script as the model rewrote it on the PR branch")
+	b, _ := os.ReadFile(setupLog)
+	if strings.Contains(string(b), "model") {
+		t.Fatalf("the follow-up ran the setup script as the model rewrote it on the PR branch: %q", b)
+	}
+	if string(b) != strings.Repeat("setup from the default branch\n", 2) {
+		t.Fatalf("the follow-up did not run the default branch's setup: log %q", b)
 	}
 }
 
