@@ -35,7 +35,7 @@ type Config struct {
 	Test           string            `yaml:"test"`  // empty: inferred from the repository (package toolchain)
 	Security       string            `yaml:"security"`
 	Setup          string            `yaml:"setup"`   // CONTRACT §11: with network, before any model edit
-	Network        bool              `yaml:"network"` // test and security commands may reach the network
+	Network        Network           `yaml:"network"` // test and security commands may reach the network, through the egress proxy
 	ProtectedPaths []string          `yaml:"protected_paths"`
 	Unprotect      []string          `yaml:"unprotect"`
 	Maintenance    ModeLimits        `yaml:"maintenance"`

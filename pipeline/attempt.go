@@ -43,6 +43,7 @@ type attempt struct {
 	output   string // the last tool output worth quoting
 	outTitle string
 	pctx     *planContext // the planner's repository view, comments and reads
+	egress   egressLog    // connections asked of the egress proxy
 }
 
 // ending is a decision that ends an attempt without a failure in the usual
@@ -113,7 +114,7 @@ func (a *attempt) prepare(ctx context.Context) error {
 		return fmt.Errorf("prepare worktree: %w", err)
 	}
 	a.log.Info("worktree prepared", "duration_ms", time.Since(start).Milliseconds())
-	if err := a.loadConfig(); err != nil {
+	if err := a.loadConfig(ctx); err != nil {
 		return err
 	}
 	if err := a.resolveCommands(); err != nil {
@@ -150,8 +151,11 @@ func (a *attempt) usage() agent.Usage {
 	return a.spent.Add(a.session.Usage())
 }
 
-func (a *attempt) loadConfig() error {
-	data, err := a.wt.ReadFile(".github/warden.yml")
+// loadConfig reads .github/warden.yml from the default branch's head, for
+// first attempts and follow-ups alike (CONTRACT §12): a PR branch holds
+// model-written text, which must not set the guards or the setup command.
+func (a *attempt) loadConfig(ctx context.Context) error {
+	data, err := a.wt.BaseFile(ctx, ".github/warden.yml")
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("read .github/warden.yml: %w", err)
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/warden-bot/warden/agent"
 	"github.com/warden-bot/warden/comments"
+	"github.com/warden-bot/warden/egress"
 	"github.com/warden-bot/warden/metrics"
 	"github.com/warden-bot/warden/outcome"
 	"github.com/warden-bot/warden/sandbox"
@@ -90,10 +91,13 @@ type Pipeline struct {
 	// Spent reads the task's spend across all its attempts; may be nil.
 	Spent func(ctx context.Context, t Task) (float64, error)
 	// OnStep is told of an agent CLI's last steps (`bot observe`); may be nil.
-	OnStep  func(t Task, stage, steps string)
-	Prefix  string
-	Log     *slog.Logger
-	Metrics *metrics.Metrics // may be nil
+	OnStep func(t Task, stage, steps string)
+	// OnEgress is told of every connection a sandbox of t asked the egress
+	// proxy for (`bot observe`); it must not block. May be nil.
+	OnEgress func(t Task, stage string, c egress.Conn)
+	Prefix   string
+	Log      *slog.Logger
+	Metrics  *metrics.Metrics // may be nil
 	// Counter persists fingerprint counts across attempts (Redis); may be nil.
 	Counter counter
 	// Spawn queues the task of a sub-issue created by decomposition; may be nil.

@@ -12,14 +12,29 @@ import (
 // StageSetup names the setup command's failures.
 const StageSetup = "Setup"
 
-// runSetup runs the repository's `setup:` command on the base commit, before
-// any model edit: with the network on and no secret, it fills the
-// repository's caches, which later commands read offline and cannot write.
+// runSetup runs the repository's `setup:` command on the default branch's
+// head, before any model edit: with the network on and no secret, it fills
+// the repository's caches, which later commands read offline and cannot
+// write. A follow-up runs it on a scratch checkout of the default branch,
+// so only what setup leaves in the caches carries over to the PR's tree.
 func (a *attempt) runSetup(ctx context.Context) error {
 	if a.cfg.Setup == "" {
 		return nil
 	}
-	res := workspace.Run(ctx, a.command(a.cfg.Setup, a.cfg.Timeouts.Test, sandbox.Setup))
+	tree := a.wt.Tree()
+	if !a.wt.OnBase() {
+		// A follow-up's worktree is the PR's head, written by the model:
+		// setup runs on a checkout of the default branch instead.
+		base, remove, err := a.wt.BaseCheckout(ctx)
+		if err != nil {
+			return err
+		}
+		defer remove()
+		tree = base
+	}
+	c := a.command(a.cfg.Setup, a.cfg.Timeouts.Test, sandbox.Setup)
+	c.Tree, c.Egress = tree, a.egressFor(StageSetup)
+	res := workspace.Run(ctx, c)
 	a.log.Info("command finished", "stage", StageSetup, "exit_code", res.ExitCode, "duration_ms", res.Duration.Milliseconds())
 	if err := ctx.Err(); err != nil {
 		return err
@@ -39,7 +54,7 @@ func (a *attempt) runSetup(ctx context.Context) error {
 // always has the network: workspace.Run gives it).
 func (a *attempt) command(line string, timeout time.Duration, kind sandbox.Kind) workspace.Command {
 	network := sandbox.NoNetwork
-	if a.cfg.Network {
+	if a.cfg.Network.On {
 		network = sandbox.Egress
 	}
 	return workspace.Command{Tree: a.wt.Tree(), Kind: kind, Line: line, Timeout: timeout, Network: network, Cache: a.cache(),

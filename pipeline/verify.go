@@ -55,7 +55,9 @@ func (a *attempt) runCommand(ctx context.Context, stage, line string, timeout ti
 	if stage == StageSecurity {
 		kind = sandbox.Security
 	}
-	res := workspace.Run(ctx, a.command(line, timeout, kind))
+	c := a.command(line, timeout, kind)
+	c.Egress = a.egressFor(stage)
+	res := workspace.Run(ctx, c)
 	a.log.Info("command finished", "stage", stage, "exit_code", res.ExitCode, "duration_ms", res.Duration.Milliseconds())
 	return res
 }

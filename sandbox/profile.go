@@ -43,6 +43,8 @@ type Profile struct {
 	// are set to the private home unless Env sets them.
 	Env     []string
 	Network Network
+	// Egress narrows and reports what a Network: Egress process reaches.
+	Egress EgressPolicy
 	// ReadOnly are extra directories bound read-only (caches, a toolchain,
 	// the agent's own program).
 	ReadOnly []string
@@ -96,7 +98,7 @@ func Run(ctx context.Context, p Profile) Result {
 			s.readOnly = append(s.readOnly, p.Cache) // none yet: nothing to read
 		}
 	}
-	p.Network.apply(&s)
+	p.Network.apply(&s, p.Egress)
 	r := run(ctx, s, lim)
 	if r.Err == nil {
 		r.Cap = lim.hit(p.Tree.Dir, r, hints)
@@ -134,7 +136,7 @@ func Describe() string {
 	err := Available()
 	switch {
 	case err == nil:
-		return "bubblewrap: own PID, network, IPC and user namespaces; read-only system; only the worktree and a private HOME writable, its .git read-only; capped file size, processes, memory and disk"
+		return "bubblewrap: own PID, network, IPC and user namespaces; read-only system; only the worktree and a private HOME writable, its .git read-only; network only through Warden's egress proxy, public addresses only; capped file size, processes, memory and disk"
 	case Unsafe():
 		return "NONE: " + UnsafeEnv + "=1 runs repository commands without isolation (" + err.Error() + ")"
 	}

@@ -188,6 +188,9 @@ func (s *Server) envVars(cfg *github.AppConfig) []envVar {
 	if secret := cfg.GetWebhookSecret(); secret != "" {
 		vars = append(vars, envVar{"WARDEN_WEBHOOK_SECRET", secret})
 	}
+	// deploy/compose.yaml starts Redis with this password: whatever can
+	// reach Redis can rewrite queued tasks and the spend ledger.
+	vars = append(vars, envVar{"WARDEN_REDIS_PASSWORD", randomHex(32)})
 	if s.o.GitHubURL != "https://github.com/" && s.o.GitHubURL != "https://github.com" {
 		vars = append(vars, envVar{"WARDEN_GITHUB_URL", s.o.GitHubURL})
 	}

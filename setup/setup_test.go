@@ -140,6 +140,10 @@ func TestManifestFlowWritesEnvFile(t *testing.T) {
 			t.Errorf("%s = %q, want %q", k, env[k], v)
 		}
 	}
+	// deploy/compose.yaml starts Redis with this password.
+	if p := env["WARDEN_REDIS_PASSWORD"]; len(p) != 64 || strings.Trim(p, "0123456789abcdef") != "" {
+		t.Errorf("WARDEN_REDIS_PASSWORD = %q, want 64 random hex digits", p)
+	}
 	cfg, _, err := config.Load(nil, func(k string) string { return env[k] }, io.Discard)
 	if err != nil || cfg.Validate("all") != nil || !cfg.HasApp() {
 		t.Fatalf("bot serve would not accept the .env: %v %v", err, cfg.Validate("all"))

@@ -27,6 +27,9 @@ type Command struct {
 	// Network is the repository's choice for test and security commands
 	// (`network: true`); setup always has Egress.
 	Network sandbox.Network
+	// Egress narrows and reports what a command with network reaches
+	// through the egress proxy (network.allow; every connection logged).
+	Egress sandbox.EgressPolicy
 	// Cache is the repository's dependency cache (Manager.CacheDir): Go's
 	// module and build caches and npm's live there. The setup command fills
 	// it, with the network on; every other command only reads it, offline.
@@ -148,7 +151,7 @@ func Run(ctx context.Context, c Command) Result {
 	}
 	sr := sandbox.Run(ctx, sandbox.Profile{
 		Kind: c.Kind, Tree: c.Tree, Argv: []string{"sh", "-c", c.Line}, Env: env, Home: home, Root: c.Root,
-		ReadOnly: ro, Cache: c.Cache, Network: c.Network, Limits: c.Limits,
+		ReadOnly: ro, Cache: c.Cache, Network: c.Network, Egress: c.Egress, Limits: c.Limits,
 		Timeout: c.Timeout, Stdout: out, Stderr: out,
 	})
 	r := Result{ExitCode: sr.ExitCode, TimedOut: sr.TimedOut, Canceled: sr.Canceled, Duration: sr.Duration, Err: sr.Err,

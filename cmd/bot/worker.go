@@ -9,11 +9,13 @@ import (
 
 	"github.com/warden-bot/warden/branchrules"
 	"github.com/warden-bot/warden/comments"
+	"github.com/warden-bot/warden/egress"
 	"github.com/warden-bot/warden/followup"
 	"github.com/warden-bot/warden/jobs"
 	"github.com/warden-bot/warden/lifecycle"
 	"github.com/warden-bot/warden/observe"
 	"github.com/warden-bot/warden/runner"
+	"github.com/warden-bot/warden/sandbox"
 	"github.com/warden-bot/warden/supervisor"
 	"github.com/warden-bot/warden/systemic"
 	"github.com/warden-bot/warden/workspace"
@@ -38,11 +40,12 @@ func (a *app) startWorker(ctx context.Context) (*jobs.Server, error) {
 	host, _ := os.Hostname()
 	redactor := comments.NewRedactor(a.cfg.Secrets()...)
 	sink := observe.NewSink(ctx, a.log, a.metrics, jobs.NewPublisher(a.backend.RDB, host), redactor)
-	p.OnEvent, p.OnStep = sink.Supervisor, sink.AgentStep
+	p.OnEvent, p.OnStep, p.OnEgress = sink.Supervisor, sink.AgentStep, sink.Egress
+	sandbox.SetEgressAllow(egress.SplitAllow(a.cfg.EgressAllow))
 	sys := &systemic.Filer{Detector: &supervisor.Systemic{Log: jobs.NewFailureLog(a.backend.RDB)}, Queue: a.queue,
 		Paused: jobs.NewPausedIssues(a.backend.RDB), Event: sink.Supervisor, Dir: filepath.Join(a.cfg.DataDir, "diagnostics"),
 		Prefix: a.cfg.LabelPrefix, Log: a.log}
-	hosts := &runner.Hosts{Prefix: a.cfg.LabelPrefix, Redactor: redactor}
+	hosts := &runner.Hosts{Prefix: a.cfg.LabelPrefix, Redactor: redactor, GitHubURL: a.cfg.GitHubURL}
 	if a.gh != nil {
 		sys.Client, hosts.App = a.gh.Client, a.gh
 	}
