@@ -34,7 +34,8 @@ const (
 // RunPayload names an issue and how to reach its repository. The worker
 // re-reads the issue from GitHub; title and body here are what the webhook saw.
 type RunPayload struct {
-	Repo          string `json:"repo"` // owner/name
+	Repo          string `json:"repo"`              // owner/name
+	RepoID        int64  `json:"repo_id,omitempty"` // GitHub's id: data on disk is the repository's, not the name's
 	Installation  int64  `json:"installation"`
 	Issue         int    `json:"issue"`
 	IssueID       int64  `json:"issue_id,omitempty"`

@@ -6,10 +6,8 @@ package lifecycle
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"log/slog"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -29,6 +27,7 @@ type App interface {
 
 type counter interface {
 	Incr(ctx context.Context, key string) (int64, error)
+	Get(ctx context.Context, key string) (int64, error)
 }
 
 // Lifecycle implements jobs.Lifecycle.
@@ -44,6 +43,8 @@ type Lifecycle struct {
 	MaxCheckFixes int
 	// Followups holds feedback and branch holds for follow-ups; may be nil.
 	Followups *followup.Store
+	// Locks holds the per-PR lease (lease.go); nil evaluates unleased.
+	Locks *jobs.Locks
 	// Rules caches each repository's branch rules; nil reads them every time.
 	Rules *branchrules.Reader
 }
@@ -56,8 +57,6 @@ type pr struct {
 	mode         string
 	installation int64
 }
-
-var markerRE = regexp.MustCompile(`<!-- ([a-z0-9-]+):pr (\{[^>]*\}) -->`)
 
 // wardenPR re-reads a PR and returns it when Warden opened it: authored by
 // the bot and carrying the marker. Anything else is not Warden's to act on.
@@ -74,18 +73,19 @@ func (l *Lifecycle) wardenPR(ctx context.Context, c *github.Client, repo string,
 	if got.GetUser().GetLogin() != bot {
 		return nil, nil
 	}
-	m := markerRE.FindStringSubmatch(got.GetBody())
-	if m == nil || m[1] != l.Prefix {
+	// One reader of the marker for every consumer (followup.Marker): the
+	// last marker, the one Warden wrote, never a copy in the model's text.
+	issue, mode, ok := followup.Marker(l.Prefix, got.GetBody())
+	if !ok {
 		return nil, nil
 	}
-	var mk struct {
-		Issue int    `json:"issue"`
-		Mode  string `json:"mode"`
-	}
-	if json.Unmarshal([]byte(m[2]), &mk) != nil || mk.Issue <= 0 {
+	// The head branch is Warden's own too (warden/<issue>-…): a marker
+	// naming another issue is not the one Warden wrote.
+	if !strings.HasPrefix(got.GetHead().GetRef(), fmt.Sprintf("%s/%d-", l.Prefix, issue)) {
+		l.Log.Warn("PR marker disagrees with its branch; not acted on", "repo", repo, "pr", n, "issue", issue, "branch", got.GetHead().GetRef(), "audit", true)
 		return nil, nil
 	}
-	return &pr{PullRequest: got, owner: owner, name: name, issue: mk.Issue, mode: mk.Mode}, nil
+	return &pr{PullRequest: got, owner: owner, name: name, issue: issue, mode: mode}, nil
 }
 
 // prsFor lists the PRs to evaluate for a payload: the named one, or the open

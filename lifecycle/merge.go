@@ -66,6 +66,9 @@ func (l *Lifecycle) maybeMerge(ctx context.Context, c *github.Client, x *pr, log
 		log.Info("the branch's rules are not met yet", "waits", waits)
 		return l.mergeNote(ctx, c, x, fmt.Sprintf("PR #%d is not merged yet. The branch's rules say: %s", x.GetNumber(), strings.Join(waits, " ")))
 	}
+	if ok, err := l.mergeGuard(ctx, x, log); !ok || err != nil {
+		return err // read again under the PR's lease, just before the call (lease.go)
+	}
 	if rules.MergeQueue {
 		return l.enqueue(ctx, c, x, rules, log)
 	}
@@ -86,17 +89,35 @@ func (l *Lifecycle) merged(ctx context.Context, c *github.Client, x *pr, method 
 }
 
 // checksFailed tells the issue once per head and, within the fix budget,
-// queues a fix attempt that updates the same branch and PR.
+// queues a fix attempt that updates the same branch and PR. The counts are
+// written after the effects (under the PR's lease): a retry after a
+// transient error reports and queues what the first try did not.
 func (l *Lifecycle) checksFailed(ctx context.Context, c *github.Client, x *pr, why string, log *slog.Logger) error {
 	sha := x.GetHead().GetSHA()
-	n, err := l.Counter.Incr(ctx, fmt.Sprintf("%s/%s#%d:checks:%s", x.owner, x.name, x.issue, sha))
-	if err != nil || n > 1 {
+	reported := fmt.Sprintf("%s/%s#%d:checks:%s", x.owner, x.name, x.issue, sha)
+	if n, err := l.Counter.Get(ctx, reported); err != nil || n > 0 {
 		return err // this head's failure was reported already
 	}
-	fixes, err := l.Counter.Incr(ctx, fmt.Sprintf("%s/%s#%d:check-fixes", x.owner, x.name, x.issue))
+	fixKey := fmt.Sprintf("%s/%s#%d:check-fixes", x.owner, x.name, x.issue)
+	fixes, err := l.Counter.Get(ctx, fixKey)
 	if err != nil {
 		return err
 	}
+	fixes++
+	if err := l.reportChecks(ctx, c, x, why, fixes, log); err != nil {
+		return err
+	}
+	if _, err := l.Counter.Incr(ctx, fixKey); err != nil {
+		return err
+	}
+	_, err = l.Counter.Incr(ctx, reported)
+	return err
+}
+
+// reportChecks answers a red head: a fix attempt within the budget, an
+// escalation after it.
+func (l *Lifecycle) reportChecks(ctx context.Context, c *github.Client, x *pr, why string, fixes int64, log *slog.Logger) error {
+	sha := x.GetHead().GetSHA()
 	h, err := l.issueHost(ctx, c, x)
 	if err != nil {
 		return err
@@ -110,14 +131,14 @@ func (l *Lifecycle) checksFailed(ctx context.Context, c *github.Client, x *pr, w
 		return h.State(ctx, pipeline.StateEscalated)
 	}
 	log.Info("checks failed; queuing a fix attempt", "why", why)
-	if err := h.Poster.Reply(ctx, x.owner, x.name, x.issue, msg+fmt.Sprintf(" Warden queued fix attempt %d of %d on the same branch.", fixes, l.MaxCheckFixes)); err != nil {
-		return err
-	}
 	repo, _, err := c.Repositories.Get(ctx, x.owner, x.name)
 	if err != nil {
 		return fmt.Errorf("get repo %s/%s: %w", x.owner, x.name, err)
 	}
-	return l.queueCIFix(ctx, c, x, repo)
+	if err := l.queueCIFix(ctx, c, x, repo); err != nil { // queued first: a lost reply is retried, a lost fix is not seen
+		return err
+	}
+	return h.Poster.Reply(ctx, x.owner, x.name, x.issue, msg+fmt.Sprintf(" Warden queued fix attempt %d of %d on the same branch.", fixes, l.MaxCheckFixes))
 }
 
 // repoConfig reads .github/warden.yml from the default branch; a missing

@@ -21,21 +21,27 @@ func (l *Lifecycle) PR(ctx context.Context, p jobs.PRPayload) error {
 		return err
 	}
 	for _, n := range nums {
-		x, err := l.wardenPR(ctx, c, p.Repo, n)
-		if err != nil {
+		// Under the PR's lease from the first read: one evaluation at a time.
+		if err := l.leased(ctx, p, n, func() error { return l.evaluateOne(ctx, c, p, n) }); err != nil {
 			return err
 		}
-		if x == nil {
-			continue
-		}
-		x.installation = p.Installation
-		if stale(p, x) {
-			l.Log.Info("check event for an old head; ignored", "repo", p.Repo, "pr", n, "sha", p.SHA, "head", x.GetHead().GetSHA())
-			continue
-		}
-		if err := l.evaluate(ctx, c, x, p); err != nil {
-			return fmt.Errorf("evaluate %s#%d: %w", p.Repo, n, err)
-		}
+	}
+	return nil
+}
+
+// evaluateOne re-reads PR n and evaluates it when it is Warden's.
+func (l *Lifecycle) evaluateOne(ctx context.Context, c *github.Client, p jobs.PRPayload, n int) error {
+	x, err := l.wardenPR(ctx, c, p.Repo, n)
+	if err != nil || x == nil {
+		return err
+	}
+	x.installation = p.Installation
+	if stale(p, x) {
+		l.Log.Info("check event for an old head; ignored", "repo", p.Repo, "pr", n, "sha", p.SHA, "head", x.GetHead().GetSHA())
+		return nil
+	}
+	if err := l.evaluate(ctx, c, x, p); err != nil {
+		return fmt.Errorf("evaluate %s#%d: %w", p.Repo, n, err)
 	}
 	return nil
 }
@@ -93,6 +99,11 @@ func (l *Lifecycle) closed(ctx context.Context, c *github.Client, x *pr, log *sl
 	h, err := l.issueHost(ctx, c, x)
 	if err != nil {
 		return err
+	}
+	if l.Followups != nil { // the PR's feedback, hold and in-flight record end with it
+		if err := l.Followups.Forget(ctx, x.owner+"/"+x.name, x.GetNumber()); err != nil {
+			return err
+		}
 	}
 	if x.GetMerged() {
 		log.Info("PR merged; issue completed")

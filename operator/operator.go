@@ -28,6 +28,9 @@ type API struct {
 	// Warnings are this process's start-up findings that did not stop it
 	// (a newer agent CLI than the pinned one), shown on /ui.
 	Warnings []string
+	// DefaultImage is WARDEN_DEFAULT_IMAGE; /ui warns when it is unset and
+	// the worker has no toolchain either.
+	DefaultImage string
 }
 
 // Routes mounts the operator API (behind basic auth, see web.New);
@@ -141,6 +144,9 @@ func (a *API) interventions(ctx context.Context) ([]taskView, error) {
 func (a *API) Status(ctx context.Context) (*web.Status, error) {
 	ins := a.Queue.Inspector()
 	st := &web.Status{Version: a.Version, Generated: time.Now(), Isolation: workspace.Isolation(), Warnings: a.Warnings}
+	if p := workspace.NoToolchainProblem(a.DefaultImage); p != "" {
+		st.Problems = append(st.Problems, p)
+	}
 	names, err := ins.Queues()
 	if err != nil {
 		return nil, fmt.Errorf("list queues: %w", err)

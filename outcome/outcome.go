@@ -85,6 +85,25 @@ type Record struct {
 	// Tests tells the change's test failures from the base's and flaky ones
 	// (tests.go); absent when no baseline ran.
 	Tests *Tests `json:"tests,omitempty"`
+
+	// Image is the digest (repository@sha256:…) of the image the attempt's
+	// commands ran in; empty: the worker's own system (CONTRACT §12).
+	Image string `json:"image,omitempty"`
+
+	// Egress are the connections this attempt's sandboxes asked Warden's
+	// egress proxy for (the first maxEgress), allowed or not.
+	Egress []Egress `json:"egress,omitempty"`
+}
+
+// Egress is one connection a sandbox asked for.
+type Egress struct {
+	Stage    string `json:"stage"`
+	Host     string `json:"host"`
+	Port     int    `json:"port"`
+	Verdict  string `json:"verdict"` // allowed, denied or failed
+	Reason   string `json:"reason,omitempty"`
+	BytesOut int64  `json:"bytes_out"`
+	BytesIn  int64  `json:"bytes_in"`
 }
 
 // Normalize fills the fields the contract requires to be present (lists as

@@ -141,12 +141,9 @@ func (a *attempt) testRun(ctx context.Context, stage string, tree sandbox.Tree, 
 	if plan.Kind == testreport.GoJSON {
 		max = 16 << 20 // events are verbose; what the model sees is cut later
 	}
-	network := sandbox.NoNetwork
-	if a.cfg.Network {
-		network = sandbox.Egress
-	}
-	res := workspace.Run(ctx, workspace.Command{Tree: tree, Kind: sandbox.Test, Line: line, Timeout: a.cfg.Timeouts.Test,
-		Network: network, Cache: a.cache(), MaxOutput: max, Report: plan.Report})
+	c := a.command(line, a.cfg.Timeouts.Test, sandbox.Test) // the image, cache and network the test stage has
+	c.Tree, c.MaxOutput, c.Report, c.Egress = tree, max, plan.Report, a.egressFor(stage)
+	res := workspace.Run(ctx, c)
 	msg := "command finished"
 	if stage == StageBaseline {
 		msg = "baseline finished" // concurrent with the model: not on the critical path

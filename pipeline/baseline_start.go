@@ -68,7 +68,7 @@ func (a *attempt) leadOrJoin(ctx context.Context, key string, cache baselineCach
 	a.bs.copy = bc
 	// A fresh start may replace a.bs and a.cfg meanwhile: the run reads a snapshot.
 	plan := a.bs.plan
-	snap := &attempt{p: a.p, t: a.t, log: a.log, cfg: a.cfg}
+	snap := &attempt{p: a.p, t: a.t, log: a.log, cfg: a.cfg, root: a.root, wt: a.wt}
 	go func() {
 		b, err := snap.runBaseline(ctx, bc, plan)
 		if err == nil {

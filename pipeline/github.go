@@ -37,6 +37,9 @@ type GitHubHost struct {
 	// update remembered (0 for none): with the issue's comment count it can
 	// spare the comment listing (feedback.go).
 	KnownStatus func(ctx context.Context) int64
+	// Expect, when set, is the head of the open PR this run continues:
+	// Release pushes only onto it (a lease), never a force-push from base.
+	Expect string
 
 	labels   []string // the issue's labels as last read or written
 	statusID int64    // the sticky status comment, once found or created
@@ -54,7 +57,7 @@ func (h *GitHubHost) Issue(ctx context.Context) (IssueInfo, error) {
 	if err != nil {
 		return IssueInfo{}, fmt.Errorf("get issue %s#%d: %w", h.repo(), h.Number, err)
 	}
-	info := IssueInfo{Title: is.GetTitle(), Body: is.GetBody(), Open: is.GetState() == "open"}
+	info := IssueInfo{Title: is.GetTitle(), Body: is.GetBody(), Open: is.GetState() == "open", Author: is.GetUser().GetLogin()}
 	for _, l := range is.Labels {
 		info.Labels = append(info.Labels, l.GetName())
 	}
@@ -140,7 +143,7 @@ func (h *GitHubHost) Decompose(ctx context.Context, subtasks []Subtask) ([]int, 
 	var out []int
 	linked := true
 	for i, st := range subtasks {
-		body := fmt.Sprintf("%s\n\nPart of #%d (subtask %d of %d).\n\n<!-- %s:parent {\"issue\":%d,\"depth\":%d} -->", st.Body, h.Number, i+1, len(subtasks), h.Prefix, h.Number, st.Depth)
+		body := fmt.Sprintf("%s\n\nPart of #%d (subtask %d of %d).\n\n<!-- %s:parent {\"issue\":%d,\"depth\":%d} -->", comments.Neutralize(st.Body), h.Number, i+1, len(subtasks), h.Prefix, h.Number, st.Depth)
 		req := &github.IssueRequest{Title: github.String(st.Title), Body: github.String(body)}
 		if mode != "" {
 			req.Labels = &[]string{mode}

@@ -20,9 +20,11 @@ func (a *attempt) result(ctx context.Context, err error) Result {
 	if a.wt != nil {
 		rec.Branch = a.wt.Branch
 	}
+	rec.Image = a.root.Digest
 	u := a.usage()
 	rec.CostUSD, rec.Tokens = u.CostUSD, u.InputTokens+u.OutputTokens
 	rec.SpentUSD, rec.BudgetUSD = a.spend(ctx)
+	rec.Egress = a.egress.list()
 	res := Result{Details: comments.Details{ToolOutput: a.output, ToolOutputTitle: a.outTitle}}
 	var end *ending
 	var deferErr *supervisor.DeferError

@@ -54,14 +54,13 @@ func (a *attempt) testStage(ctx context.Context) error {
 // runCommand runs a repository command in the worktree and logs its time,
 // which is the repository's, not Warden's (docs/BENCHMARKS.md subtracts it).
 func (a *attempt) runCommand(ctx context.Context, stage, line string, timeout time.Duration) workspace.Result {
-	kind, network := sandbox.Test, sandbox.NoNetwork
+	kind := sandbox.Test
 	if stage == StageSecurity {
 		kind = sandbox.Security
 	}
-	if a.cfg.Network {
-		network = sandbox.Egress
-	}
-	res := workspace.Run(ctx, workspace.Command{Tree: a.wt.Tree(), Kind: kind, Line: line, Timeout: timeout, Network: network, Cache: a.cache()})
+	c := a.command(line, timeout, kind)
+	c.Egress = a.egressFor(stage)
+	res := workspace.Run(ctx, c)
 	a.log.Info("command finished", "stage", stage, "exit_code", res.ExitCode, "duration_ms", res.Duration.Milliseconds())
 	return res
 }

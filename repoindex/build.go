@@ -21,14 +21,21 @@ const (
 	maxParsed  = 1 << 20
 )
 
-// Build indexes the checkout at dir. Files come from `git ls-files` (so
-// ignored files stay out); commit is recorded as given.
+// Build indexes the checkout at dir. Files are the ones git tracks (never
+// untracked ones, which are not the commit's: the cache keyed by commit
+// would hand them to another checkout of it), read without following
+// symlinks and never outside dir; commit is recorded as given.
 func Build(ctx context.Context, dir, commit string) (*Index, error) {
 	start := time.Now()
 	paths, err := listFiles(ctx, dir)
 	if err != nil {
 		return nil, err
 	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, fmt.Errorf("open %s: %w", dir, err)
+	}
+	defer root.Close()
 	files := make([]File, len(paths))
 	terms := make([]map[string]int, len(paths))
 	lits := make([][]string, len(paths))
@@ -39,7 +46,7 @@ func Build(ctx context.Context, dir, commit string) (*Index, error) {
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				files[i], terms[i], lits[i] = indexFile(dir, paths[i])
+				files[i], terms[i], lits[i] = indexFile(root, paths[i])
 			}
 		}()
 	}
@@ -60,7 +67,7 @@ func Build(ctx context.Context, dir, commit string) (*Index, error) {
 }
 
 func listFiles(ctx context.Context, dir string) ([]string, error) {
-	out, err := exec.CommandContext(ctx, "git", "-C", dir, "ls-files", "-z", "--cached", "--others", "--exclude-standard").Output()
+	out, err := exec.CommandContext(ctx, "git", "-C", dir, "ls-files", "-z", "--cached").Output()
 	if err != nil {
 		return nil, fmt.Errorf("listing files of %s: %w", dir, err)
 	}
@@ -85,10 +92,11 @@ func dedupe(s []string) []string {
 }
 
 // indexFile reads one file and returns its entry, its term counts and its
-// literal fragments. An unreadable file is kept by path alone.
-func indexFile(dir, p string) (File, map[string]int, []string) {
+// literal fragments. An unreadable file, or anything but a regular file (a
+// symlink, a submodule), is kept by path alone.
+func indexFile(root *os.Root, p string) (File, map[string]int, []string) {
 	f := File{Path: p, Lang: Language(p)}
-	src, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(p)))
+	src, err := readRegular(root, filepath.FromSlash(p))
 	if err != nil {
 		return f, pathTerms(p, nil), nil
 	}
@@ -206,4 +214,17 @@ func Definitions(p string, src []byte) []Def {
 		return defs
 	}
 	return otherDefs(Language(p), src)
+}
+
+// readRegular reads p under root only when it is a regular file: root
+// refuses any path that leaves it, Lstat refuses a symlink itself.
+func readRegular(root *os.Root, p string) ([]byte, error) {
+	st, err := root.Lstat(p)
+	if err != nil {
+		return nil, err
+	}
+	if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file", p)
+	}
+	return root.ReadFile(p)
 }

@@ -13,8 +13,9 @@ import (
 )
 
 // Open returns the index of the checkout at dir for its HEAD commit, from
-// cacheDir when a gob for that commit is there, else built — from the
-// nearest cached ancestor's index when there is one (Update) — and saved. The
+// cacheDir (one per repository) when a gob for that commit is there, else
+// built — from the nearest cached ancestor's index when there is one
+// (Update) — and saved. The
 // cache describes the commit: a checkout with uncommitted changes is indexed
 // as it is on disk but that index is not saved (checking cleanliness costs a
 // stat of every file, so it is done only when building). An empty cacheDir
@@ -41,7 +42,9 @@ func Open(ctx context.Context, dir, cacheDir string) (*Index, error) {
 }
 
 // cacheFile is where the index of commit is cached: the one place that
-// names the key.
+// names the key. The caller's cacheDir names the repository (by id and
+// installation, pipeline's indexDir); the index holds only the commit's
+// tracked files, so the commit and the format's version name the rest.
 func cacheFile(cacheDir, commit string) string {
 	return filepath.Join(cacheDir, fmt.Sprintf("%s-v%d.gob", commit, Version))
 }

@@ -98,6 +98,14 @@ func (d *deriver) indexFresh(ctx context.Context, dir string, paths []string, id
 	for _, i := range idx {
 		d.done[i] = true
 	}
+	root, err := os.OpenRoot(dir) // read as Build reads: no symlink, nothing outside dir
+	if err != nil {               // every fresh file is kept by path alone, as an unreadable one is
+		for _, i := range idx {
+			d.files[i], d.terms[i] = File{Path: paths[i], Lang: Language(paths[i])}, pathTerms(paths[i], nil)
+		}
+		return
+	}
+	defer root.Close()
 	var wg sync.WaitGroup
 	next := make(chan int)
 	for w := 0; w < min(runtime.GOMAXPROCS(0), max(len(idx), 1)); w++ {
@@ -105,7 +113,7 @@ func (d *deriver) indexFresh(ctx context.Context, dir string, paths []string, id
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				d.files[i], d.terms[i], d.lits[i] = indexFile(dir, paths[i])
+				d.files[i], d.terms[i], d.lits[i] = indexFile(root, paths[i])
 			}
 		}()
 	}

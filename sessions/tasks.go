@@ -145,9 +145,9 @@ func TaskSpent(l *meter.Ledger) func(ctx context.Context, t pipeline.Task) (floa
 	}
 }
 
-// execAgent is the operator's agent command, sandboxed with the host's
-// network: the operator chose the command and it usually has to reach its
-// own model. What the sandbox still guarantees is that no Warden secret is
+// execAgent is the operator's agent command, sandboxed with network through
+// the egress proxy (public addresses only): the operator chose the command
+// and it usually has to reach its own model. What the sandbox still guarantees is that no Warden secret is
 // readable and only the worktree (and a private HOME) is writable.
 func execAgent(cfg *config.Config) *agent.ExecAgent {
 	ex := agent.NewExec(cfg.AgentCommand)

@@ -81,6 +81,9 @@ func (d *doc) rewrite(p place, t tier, tw int, search, replace []string) ([]stri
 		}
 		pk, pj = pr[0], pr[1]
 	}
+	if w.fit.err != nil {
+		return nil, nil, w.fit.err
+	}
 	w.fixEnds()
 	return w.lines, w.eols, nil
 }
@@ -117,6 +120,8 @@ func (w *rewriter) attach() {
 // of them — then the block is refused, not guessed.
 func (w *rewriter) gap(pk, pj, k, j int) error {
 	del, ins := ints(pk+1, k), ints(pj+1, j)
+	// the new lines go just above SEARCH line k (anchor)
+	w.fit.at = k
 	groups := make([][]int, len(del)+1) // file-only lines above each deleted line and above k
 	total, nonBlankIns := 0, false
 	for m, s := range append(del, k) {
@@ -212,53 +217,6 @@ func (w *rewriter) file(x int) {
 	if w.d.eols[x] != "" {
 		w.eol = w.d.eols[x]
 	}
-}
-
-// newLines writes REPLACE lines ins. With as many deleted lines, each takes
-// the place of one; otherwise a new line takes the place of the first unused
-// deleted line that has its words but one.
-func (w *rewriter) newLines(ins, del []int) {
-	used := map[int]bool{}
-	for m, r := range ins {
-		sub := -1
-		if len(del) == len(ins) {
-			sub = del[m]
-		} else {
-			sub = w.similarUnused(r, del, used)
-		}
-		w.newLine(r, sub)
-	}
-}
-
-// similarUnused is the first deleted line not yet taken that REPLACE line r
-// resembles (similar), marked taken; -1 if none.
-func (w *rewriter) similarUnused(r int, del []int, used map[int]bool) int {
-	for _, k := range del {
-		if !used[k] && similar(w.replace[r], w.search[k]) {
-			used[k] = true
-			return k
-		}
-	}
-	return -1
-}
-
-// similar: the same number of words, at most one of them different.
-func similar(a, b string) bool {
-	fa, fb := strings.Fields(a), strings.Fields(b)
-	if len(fa) != len(fb) || len(fa) == 0 {
-		return false
-	}
-	diff := 0
-	for i := range fa {
-		if fa[i] != fb[i] {
-			diff++
-		}
-	}
-	return diff <= 1
-}
-
-func (w *rewriter) newLine(r, sub int) {
-	w.lines, w.eols = append(w.lines, w.fit.fit(w.replace[r], sub)), append(w.eols, w.eol)
 }
 
 // fixEnds: only the file's last line may lack an ending, and it keeps that

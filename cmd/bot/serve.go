@@ -163,8 +163,10 @@ func (a *app) listen(errc chan<- error) []*echo.Echo {
 }
 
 func (a *app) echo(surface web.Surface) *echo.Echo {
-	api := &operator.API{Queue: a.queue, RDB: a.backend.RDB, Version: version, Ledger: sessions.NewLedger(a.cfg, a.backend.RDB, nil), Warnings: a.warnings}
-	opts := web.Options{Surface: surface, Redis: a.backend, Registry: a.metrics.Registry, UIPassword: a.cfg.UIPassword, Log: a.log, Operator: api.Routes, Status: api.Status}
+	api := &operator.API{Queue: a.queue, RDB: a.backend.RDB, Version: version, Ledger: sessions.NewLedger(a.cfg, a.backend.RDB, nil), Warnings: a.warnings, DefaultImage: a.cfg.DefaultImage}
+	proxies, _ := web.ParseProxies(a.cfg.TrustedProxies) // checked by config.Validate
+	opts := web.Options{Surface: surface, Redis: a.backend, Registry: a.metrics.Registry, UIPassword: a.cfg.UIPassword, Log: a.log, Operator: api.Routes, Status: api.Status,
+		TrustedProxies: proxies}
 	if a.cfg.Role != "worker" {
 		opts.Webhooks = a.webhookHandler().ServeHTTP
 	}
@@ -172,7 +174,8 @@ func (a *app) echo(surface web.Surface) *echo.Echo {
 }
 
 func (a *app) webhookHandler() *webhooks.Handler {
-	r := &webhooks.Router{Prefix: a.cfg.LabelPrefix, Queue: a.queue, Log: a.log, Followups: followup.NewStore(a.backend.RDB)}
+	r := &webhooks.Router{Prefix: a.cfg.LabelPrefix, Queue: a.queue, Log: a.log, Followups: followup.NewStore(a.backend.RDB),
+		Refusals: jobs.NewFlags(a.backend.RDB)}
 	if a.gh != nil {
 		r.App = a.gh
 		r.Perms = githubapp.NewPermissionCache(a.gh, 30*time.Second)
@@ -180,6 +183,7 @@ func (a *app) webhookHandler() *webhooks.Handler {
 	return &webhooks.Handler{
 		Secret:     []byte(a.cfg.WebhookSecret),
 		Deliveries: jobs.NewDeliveries(a.backend.RDB, a.cfg.DeliveryTTL),
+		Window:     a.cfg.DeliveryTTL,
 		Router:     r,
 		Log:        a.log,
 		Observe:    func(event, result string) { a.metrics.Webhooks.WithLabelValues(event, result).Inc() },

@@ -44,7 +44,7 @@ func (s *Server) routes() http.Handler {
 	m.HandleFunc("POST /graphql", s.graphql)
 	s.reviewRoutes(m)
 	s.manifestRoutes(m)
-	return s.middleware(m)
+	return s.withGit(s.middleware(m))
 }
 
 // repo resolves {owner}/{repo} and runs h under the lock.
