@@ -89,6 +89,12 @@ func (a *attempt) redBase(ctx context.Context) error {
 	if err != nil || len(b.Failed) == 0 {
 		return nil
 	}
+	if a.cmds.Inferred {
+		// Warden's own guess at the command, not the maintainer's: the
+		// failure stays the model's, as it was before the baseline.
+		a.log.Info("the inferred test command fails on the base; its failures go to the model", "stage", StageBaseline, "base", b.Base)
+		return nil
+	}
 	branch := a.t.DefaultBranch
 	if branch == "" {
 		branch = "main"
