@@ -41,6 +41,9 @@ func (l *Lifecycle) maybeMerge(ctx context.Context, c *github.Client, x *pr, log
 		// is visible on the issue, not only in the log.
 		return l.mergeNote(ctx, c, x, fmt.Sprintf("PR #%d is not merged yet: %s.", x.GetNumber(), why))
 	case red:
+		if cfg.Flaky.Merge && l.flakyMerge(ctx, c, x, bot, log) {
+			break
+		}
 		if err := l.mergeNote(ctx, c, x, fmt.Sprintf("PR #%d is not merged: %s.", x.GetNumber(), why)); err != nil {
 			log.Warn("merge note not written", "err", err)
 		}

@@ -54,6 +54,17 @@ type Config struct {
 	// MergeMethod is squash, merge or rebase; empty: the first of those the
 	// repository and its rules allow (CONTRACT §12).
 	MergeMethod string `yaml:"merge_method"`
+	// Baseline runs the test command on the base commit too, so failures
+	// already there and flaky tests are not the change's (default on).
+	Baseline bool  `yaml:"baseline"`
+	Flaky    Flaky `yaml:"flaky"`
+}
+
+// Flaky is what Warden may do about tests it found flaky.
+type Flaky struct {
+	// Merge lets the maintenance merge go ahead when the PR's own CI failed
+	// only on tests an attempt marked flaky (default off: red is red).
+	Merge bool `yaml:"merge"`
 }
 
 // Followups bounds follow-up attempts (review feedback, CI fixes, conflict
@@ -110,6 +121,7 @@ var TestGlobs = []string{"**/*_test.go", "test/**", "tests/**", "testdata/**", "
 // one is inferred from the repository (CONTRACT §12).
 func Default() Config {
 	return Config{
+		Baseline:       true,
 		ProtectedPaths: mergeProtected([]string{"**/*_test.go", "test/**", "tests/**", "testdata/**", ".github/**"}),
 		Maintenance:    ModeLimits{MaxFiles: 2, MaxLines: 150, AutoMerge: true},
 		Evolution:      ModeLimits{MaxFiles: 20, MaxLines: 1000},

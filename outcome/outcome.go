@@ -30,6 +30,9 @@ const (
 	GuardViolation  Class = "guard_violation"
 	Hollow          Class = "hollow"
 	Canceled        Class = "canceled"
+	// Flaky is the class of a flaky test's fingerprint; an attempt whose
+	// only test failures were flaky completes with them named in Tests.
+	Flaky Class = "flaky"
 )
 
 // Goal statuses a review can return (CONTRACT §10).
@@ -78,6 +81,11 @@ type Record struct {
 	// Branch is the issue's branch, named once: later attempts reuse it
 	// whatever happened to the title, so they update the same PR.
 	Branch string `json:"branch,omitempty"`
+
+	// Tests tells the change's test failures from the base's and flaky ones
+	// (tests.go); absent when no baseline ran.
+	Tests *Tests `json:"tests,omitempty"`
+
 	// Image is the digest (repository@sha256:…) of the image the attempt's
 	// commands ran in; empty: the worker's own system (CONTRACT §12).
 	Image string `json:"image,omitempty"`
@@ -108,5 +116,6 @@ func (r Record) Normalize() Record {
 	if r.Files == nil {
 		r.Files = []string{}
 	}
+	r.Tests = r.Tests.Normalize()
 	return r
 }

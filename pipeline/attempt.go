@@ -43,7 +43,11 @@ type attempt struct {
 	output   string // the last tool output worth quoting
 	outTitle string
 	pctx     *planContext // the planner's repository view, comments and reads
-	egress   egressLog    // connections asked of the egress proxy
+	bs       *baseState   // the baseline and how test runs are read (baseline_start.go)
+	tests    *verdict     // the last test run, judged against the baseline
+	// knownFlaky are flaky tests an earlier task on the repository reported.
+	knownFlaky map[string]bool
+	egress     egressLog // connections asked of the egress proxy
 }
 
 // ending is a decision that ends an attempt without a failure in the usual
@@ -58,6 +62,7 @@ func (a *attempt) run(ctx context.Context) Result {
 	if err == nil {
 		err = a.supervised(ctx)
 	}
+	defer a.closeBaseline()
 	return a.result(ctx, withHTTPStatus(err))
 }
 
@@ -127,6 +132,9 @@ func (a *attempt) prepare(ctx context.Context) error {
 		return err
 	}
 	if err := a.runSetup(ctx); err != nil {
+		return err
+	}
+	if err := a.startBaseline(ctx); err != nil {
 		return err
 	}
 	budget := a.cfg.BudgetUSD

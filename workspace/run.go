@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/warden-bot/warden/sandbox"
@@ -40,6 +42,10 @@ type Command struct {
 	// which replaces the worker's.
 	Root    string
 	RootEnv []string
+	// Report names a file the command writes in its private HOME (a test
+	// reporter's, at "$HOME/<Report>"): read back into Result.Report before
+	// HOME is removed, so the report never lands in the worktree.
+	Report string
 }
 
 // Result is how a command ended.
@@ -54,6 +60,9 @@ type Result struct {
 	// Cap names the caps the command hit ("" when none); a command that hit
 	// one has failed, whatever its exit status, and its output says which.
 	Cap string
+	// Report is Command.Report's content (at most 16 MiB), nil when the
+	// command wrote none.
+	Report []byte
 }
 
 // allowedEnv is all a repository command inherits: enough for toolchains to
@@ -156,6 +165,9 @@ func Run(ctx context.Context, c Command) Result {
 	})
 	r := Result{ExitCode: sr.ExitCode, TimedOut: sr.TimedOut, Canceled: sr.Canceled, Duration: sr.Duration, Err: sr.Err,
 		Output: out.String(), Truncated: out.cut > 0, Cap: sr.Cap}
+	if c.Report != "" {
+		r.Report = readReport(home, c.Report)
+	}
 	if r.TimedOut {
 		r.Output += fmt.Sprintf("\n[warden: killed after %s]\n", c.Timeout)
 	}
@@ -208,3 +220,24 @@ func (c *capped) String() string {
 
 // Isolation says how repository commands are isolated on this machine.
 func Isolation() string { return sandbox.Describe() }
+
+// readReport reads HOME's report file, which the command wrote and so may
+// have made anything: only a regular file, never through a link, bounded.
+func readReport(home, name string) []byte {
+	if filepath.Base(name) != name {
+		return nil
+	}
+	f, err := os.OpenFile(filepath.Join(home, name), os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		return nil
+	}
+	b, err := io.ReadAll(io.LimitReader(f, 16<<20))
+	if err != nil {
+		return nil
+	}
+	return b
+}

@@ -75,7 +75,10 @@ func TestSetupFillsTheCacheTestsRunOffline(t *testing.T) {
 	files["go.mod"] = "module example.com/calc\n\ngo 1.22\n\nrequire example.com/dep v1.0.0\n"
 	files["go.sum"] = goSum(t, proxy.URL)
 	files["calc/calc_test.go"] = "package calc\n\nimport (\n\t\"testing\"\n\n\t\"example.com/dep\"\n)\n\nfunc TestAdd(t *testing.T) {\n\tif got := Add(2, 3); got != dep.Five() {\n\t\tt.Fatalf(\"Add(2, 3) = %d, want 5\", got)\n\t}\n}\n"
-	files[".github/warden.yml"] = "setup: go mod download\ntest: touch \"$GOMODCACHE/poisoned\" 2>/dev/null; go test ./...\nmax_fix_attempts: 1\n"
+	// A shell list is judged by its exit status and the base is red (the
+	// bug's test fails there): with a baseline that blocks the attempt
+	// (issue #32), so this test of the cache turns the baseline off.
+	files[".github/warden.yml"] = "setup: go mod download\ntest: touch \"$GOMODCACHE/poisoned\" 2>/dev/null; go test ./...\nmax_fix_attempts: 1\nbaseline: false\n"
 	w := newWorld(t, files, func(env map[string]string) {
 		env["GOPROXY"], env["GOSUMDB"] = proxy.URL, "off"
 	})
