@@ -64,7 +64,9 @@ func (s *Server) getPull(w http.ResponseWriter, r *http.Request, rp *Repo) {
 		notFound(w)
 		return
 	}
-	writeJSON(w, 200, s.pullJSON(rp, p))
+	m := s.pullJSON(rp, p)
+	m["mergeable"] = mergeable(p) // only the PR's own GET carries it, as on GitHub
+	writeJSON(w, 200, m)
 }
 
 // ClosePull closes a PR, merged or not, as a maintainer would.
