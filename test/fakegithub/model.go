@@ -52,7 +52,7 @@ type Pull struct {
 	Merged                         bool
 	Labels                         []string
 	// Mergeable is what a test set: nil answers as GitHub computes it
-	// (mergeable.go); Computing counts the GETs that still answer null.
+	// (pulls.go, mergeable); Computing counts the GETs that still answer null.
 	Mergeable *bool
 	Computing int
 	// MergedWith is the merge_method of the merge call that merged it, or
