@@ -185,10 +185,10 @@ func (s *Server) contents(w http.ResponseWriter, r *http.Request, rp *Repo) {
 // GitHub computes a PR's mergeability in the background: the PR's own GET
 // answers `mergeable: null` until it is done (and after each push to the
 // head or the base), then true or false; listings and the create answer
-// carry no computed value. The fake answers the same way, so a client that
-// took null for "mergeable" is caught: a PR answers true once computed,
-// false when a test says it conflicts, and null while a test says GitHub
-// is still computing.
+// carry no computed value. The fake's GET answers true, false when a test
+// says the PR conflicts, and null while a test says GitHub is still
+// computing (it does not start computing again on a push by itself), so a
+// client that took null for "mergeable" is caught.
 
 // SetMergeable sets what GET pulls/{n} answers once computed: false for a
 // conflict with the base, true, or nil for the fake's own answer (true).
