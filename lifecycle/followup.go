@@ -85,7 +85,7 @@ func (l *Lifecycle) branchWork(ctx context.Context, c *github.Client, x *pr, log
 		return true, err
 	}
 	if x.Mergeable == nil || *x.Mergeable {
-		return false, nil
+		return false, nil // null is not computed yet, not a conflict: maybeMerge waits for it
 	}
 	full := x.owner + "/" + x.name
 	it := followup.Item{Kind: followup.KindConflict, SHA: x.GetHead().GetSHA(), Body: "GitHub reports a conflict with the base."}

@@ -65,6 +65,7 @@ func newGateGH(t *testing.T) *gateGH {
 	pr["head"].(map[string]any)["ref"], pr["head"].(map[string]any)["sha"] = "warden/7-fix-add", gateHead
 	pr["base"].(map[string]any)["ref"] = "main"
 	pr["body"] = "Fixes #7\n\n<!-- warden:pr {\"issue\":7,\"mode\":\"maintenance\"} -->"
+	pr["mergeable"] = true // the fixture's push event predates GitHub's computation; a GET has it
 	g.pull = pr
 	g.srv = httptest.NewServer(http.HandlerFunc(g.serve))
 	t.Cleanup(g.srv.Close)

@@ -66,6 +66,9 @@ func (l *Lifecycle) maybeMerge(ctx context.Context, c *github.Client, x *pr, log
 		log.Info("the branch's rules are not met yet", "waits", waits)
 		return l.mergeNote(ctx, c, x, fmt.Sprintf("PR #%d is not merged yet. The branch's rules say: %s", x.GetNumber(), strings.Join(waits, " ")))
 	}
+	if x.Mergeable == nil {
+		return l.mergeableUnknown(ctx, c, x, log) // refusal.go
+	}
 	if ok, err := l.mergeGuard(ctx, x, log); !ok || err != nil {
 		return err // read again under the PR's lease, just before the call (lease.go)
 	}

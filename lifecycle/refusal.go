@@ -49,7 +49,7 @@ func (l *Lifecycle) merge(ctx context.Context, c *github.Client, x *pr, rules br
 		case branchrules.HeadMoved:
 			return nil // the push's own event evaluates the new head
 		case branchrules.Transient:
-			later, err := l.retryLater(ctx, x, ref.RetryAfter, log)
+			later, err := l.retryLater(ctx, x, "merge-retries", ref.RetryAfter, log)
 			if err != nil {
 				return err
 			}
@@ -78,21 +78,43 @@ func without(methods []string, m string) []string {
 }
 
 // retryLater schedules one more evaluation of x's head after d (doubling per
-// attempt), at most maxRetries per head; false when none was scheduled.
-func (l *Lifecycle) retryLater(ctx context.Context, x *pr, d time.Duration, log *slog.Logger) (bool, error) {
+// attempt), at most maxRetries per head and kind of wait (what names its
+// counter); false when none was scheduled.
+func (l *Lifecycle) retryLater(ctx context.Context, x *pr, what string, d time.Duration, log *slog.Logger) (bool, error) {
 	if l.Queue == nil {
 		return false, nil
 	}
 	sha := x.GetHead().GetSHA()
-	n, err := l.Counter.Incr(ctx, fmt.Sprintf("%s/%s#%d:merge-retries:%s", x.owner, x.name, x.issue, sha))
+	n, err := l.Counter.Incr(ctx, fmt.Sprintf("%s/%s#%d:%s:%s", x.owner, x.name, x.issue, what, sha))
 	if err != nil || n > maxRetries {
 		return false, err
 	}
 	d <<= n - 1
-	log.Info("merge refused for now; evaluating again later", "in", d, "attempt", n)
+	log.Info("not merged for now; evaluating again later", "wait", what, "in", d, "attempt", n)
 	p := jobs.PRPayload{Repo: x.owner + "/" + x.name, Installation: x.installation, PR: x.GetNumber(), SHA: sha, Action: "retry"}
 	if err := l.Queue.EnqueuePRAfter(ctx, p, d); err != nil {
-		return false, err
+		return false, fmt.Errorf("schedule a look at %s/%s#%d: %w", x.owner, x.name, x.GetNumber(), err)
 	}
 	return true, nil
+}
+
+// computeWait is the first look after GitHub answered `mergeable: null`:
+// it computes mergeability in the background, usually within seconds.
+const computeWait = 5 * time.Second
+
+// mergeableUnknown answers a green PR whose mergeability GitHub has not
+// computed yet (null is "not known", not "mergeable": a merge call would
+// be refused, and no event says when it is known): no merge call, a later
+// look with backoff, and the wait said on the issue. Past maxRetries
+// looks at one head the issue says so; the next event looks again.
+func (l *Lifecycle) mergeableUnknown(ctx context.Context, c *github.Client, x *pr, log *slog.Logger) error {
+	later, err := l.retryLater(ctx, x, "mergeable-looks", computeWait, log)
+	if err != nil {
+		return err
+	}
+	if later {
+		return l.mergeNote(ctx, c, x, fmt.Sprintf("PR #%d is not merged yet: GitHub is still computing whether the PR can merge; Warden looks again shortly.", x.GetNumber()))
+	}
+	log.Warn("GitHub has not computed mergeable after every look; waiting for an event")
+	return l.mergeNote(ctx, c, x, fmt.Sprintf("PR #%d is not merged yet: GitHub has not said whether the PR can merge after %d looks; Warden tries again when the PR, its reviews or its checks change.", x.GetNumber(), maxRetries+1))
 }

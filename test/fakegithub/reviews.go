@@ -72,13 +72,6 @@ func (s *Server) SetCheckOutput(repo, sha, name, app string, out CheckOutput, an
 	}
 }
 
-// SetMergeable sets what GET pulls/{n} answers as mergeable.
-func (s *Server) SetMergeable(repo string, pr int, v *bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.repos[repo].pulls[pr].Mergeable = v
-}
-
 func reviewCommentJSON(c *ReviewComment) map[string]any {
 	m := map[string]any{"id": c.ID, "pull_request_review_id": c.ReviewID, "path": c.Path, "line": c.Line, "original_line": c.Line,
 		"diff_hunk": c.DiffHunk, "body": c.Body, "user": user(c.Author), "side": "RIGHT",

@@ -108,8 +108,8 @@ func (s *Server) pullJSON(rp *Repo, p *Pull) map[string]any {
 	s.refresh(rp, p)
 	return map[string]any{"id": p.ID, "node_id": nodeID(p), "number": p.Number, "title": p.Title, "body": p.Body, "state": p.State, "merged": p.Merged,
 		"user": user(p.Author), "labels": labelsJSON(p.Labels),
-		"head": map[string]any{"ref": p.Head, "sha": p.HeadSHA, "repo": s.repoJSON(rp)},
-		"base": map[string]any{"ref": p.Base, "repo": s.repoJSON(rp)}, "mergeable": p.Mergeable,
+		"head":     map[string]any{"ref": p.Head, "sha": p.HeadSHA, "repo": s.repoJSON(rp)},
+		"base":     map[string]any{"ref": p.Base, "repo": s.repoJSON(rp)},
 		"html_url": fmt.Sprintf("https://github.test/%s/%s/pull/%d", rp.Owner, rp.Name, p.Number)}
 }
 
