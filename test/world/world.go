@@ -36,6 +36,7 @@ type World struct {
 	DB     int               // the Redis database the bot uses
 	Env    map[string]string // the bot's environment, for more processes
 	Bin    string
+	sent   map[[32]byte]bool // bodies Deliver sent: a repeat is made another event
 }
 
 // Option changes the bot's environment before it starts.
