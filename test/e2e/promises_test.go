@@ -48,6 +48,7 @@ func TestEditedTitleKeepsTheBranchAndPR(t *testing.T) {
 		t.Fatalf("first record = %+v", first)
 	}
 	branch := w.Pull().Head
+	w.Model.Script(retryScript) // the retry continues the PR's head (#27)
 	w.GH.SetTitle(repo, 81, "calc: Add must add, not subtract")
 	// The first task is done once a retry would queue again.
 	w.Eventually(30*time.Second, func() bool { return w.Comment(81, "/warden retry", "alice") == http.StatusAccepted }, "the retry was never queued")

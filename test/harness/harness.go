@@ -71,6 +71,10 @@ type LabeledOptions struct {
 	Issue                      int
 	Title, Body, Label, Sender string
 	Action                     string // default "labeled"
+	// UpdatedAt is the issue's updated_at; zero keeps the example's. Two
+	// real labelling events differ there, and Warden takes the same signed
+	// body under a new delivery id for a replay (#31).
+	UpdatedAt time.Time
 }
 
 // LabeledDelivery takes GitHub's issues.labeled example and makes it this
@@ -94,6 +98,9 @@ func LabeledDelivery(t testing.TB, o LabeledOptions) *http.Request {
 	issue := m["issue"].(map[string]any)
 	issue["number"], issue["title"], issue["body"], issue["id"] = o.Issue, o.Title, o.Body, 1000+o.Issue
 	issue["labels"] = []any{map[string]any{"name": o.Label}}
+	if !o.UpdatedAt.IsZero() {
+		issue["updated_at"] = o.UpdatedAt.UTC().Format(time.RFC3339Nano)
+	}
 	m["sender"].(map[string]any)["login"] = o.Sender
 	body, _ := json.Marshal(m)
 	return NewDelivery(o.URL, "issues", o.DeliveryID, body, o.Secret)

@@ -4,7 +4,7 @@ import (
 	"bufio"
 	"context"
 	"fmt"
-	"net/http"
+	"github.com/warden-bot/warden/test/harness"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -29,7 +29,7 @@ type snapshot struct {
 
 // scrape is the bot's /metrics, one line per sample.
 func scrape(w *world.World) ([]string, error) {
-	resp, err := http.Get(w.Bot.URL() + "/metrics")
+	resp, err := harness.GetOps(w.Bot.URL() + "/metrics") // behind the operator password when shared (#31)
 	if err != nil {
 		return nil, err
 	}

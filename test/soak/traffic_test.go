@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/warden-bot/warden/test/fakemodel"
@@ -71,6 +72,7 @@ type sender struct {
 	client *http.Client
 	mu     sync.Mutex
 	seq    int
+	events atomic.Int64 // labelling events sent, to tell them apart
 }
 
 func (s *sender) id(prefix string) string {
@@ -95,6 +97,7 @@ func (s *sender) label(is issue, action, id string) (int, error) {
 		URL: s.w.Bot.URL() + "/webhooks", Secret: world.Secret, DeliveryID: id, Repo: world.Repo,
 		CloneURL: s.w.GH.Repo(world.Repo).CloneURL, Installation: world.Inst, Issue: is.n,
 		Title: is.title(), Body: body, Label: trigger, Sender: "alice", Action: action,
+		UpdatedAt: time.Now().Add(time.Duration(s.events.Add(1)) * time.Millisecond), // another event each time
 	}))
 }
 

@@ -99,7 +99,12 @@ func (w *World) Label(n int, title, body, label, sender string) int {
 	w.T.Helper()
 	w.GH.AddIssue(Repo, n, title, body, sender, label)
 	w.NextID++
-	resp, err := http.DefaultClient.Do(w.LabeledRequest(n, fmt.Sprintf("delivery-%d-%d", n, w.NextID), title, body, label, sender))
+	req := harness.LabeledDelivery(w.T, harness.LabeledOptions{
+		URL: w.Bot.URL() + "/webhooks", Secret: Secret, DeliveryID: fmt.Sprintf("delivery-%d-%d", n, w.NextID), Repo: Repo,
+		CloneURL: w.GH.Repo(Repo).CloneURL, Installation: Inst, Issue: n, Title: title, Body: body, Label: label, Sender: sender,
+		UpdatedAt: time.Now().Add(time.Duration(w.NextID) * time.Millisecond), // each Label is another event
+	})
+	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		w.T.Fatal(err)
 	}
