@@ -4,13 +4,14 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"sort"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 )
 
@@ -24,8 +25,12 @@ const (
 // Build indexes the checkout at dir. Files come from `git ls-files` (so
 // ignored files stay out); commit is recorded as given.
 func Build(ctx context.Context, dir, commit string) (*Index, error) {
+	return build(ctx, dir, commit, LocalGit(dir))
+}
+
+func build(ctx context.Context, dir, commit string, git Git) (*Index, error) {
 	start := time.Now()
-	paths, err := listFiles(ctx, dir)
+	paths, err := listFiles(ctx, dir, git)
 	if err != nil {
 		return nil, err
 	}
@@ -59,13 +64,13 @@ func Build(ctx context.Context, dir, commit string) (*Index, error) {
 	return x, nil
 }
 
-func listFiles(ctx context.Context, dir string) ([]string, error) {
-	out, err := exec.CommandContext(ctx, "git", "-C", dir, "ls-files", "-z", "--cached", "--others", "--exclude-standard").Output()
+func listFiles(ctx context.Context, dir string, git Git) ([]string, error) {
+	out, err := git(ctx, "ls-files", "-z", "--cached", "--others", "--exclude-standard")
 	if err != nil {
 		return nil, fmt.Errorf("listing files of %s: %w", dir, err)
 	}
 	var paths []string
-	for _, p := range strings.Split(string(out), "\x00") {
+	for _, p := range strings.Split(out, "\x00") {
 		if p != "" {
 			paths = append(paths, p)
 		}
@@ -88,17 +93,21 @@ func dedupe(s []string) []string {
 // literal fragments. An unreadable file is kept by path alone.
 func indexFile(dir, p string) (File, map[string]int, []string) {
 	f := File{Path: p, Lang: Language(p)}
-	src, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(p)))
+	src, size, err := readBounded(filepath.Join(dir, filepath.FromSlash(p)))
 	if err != nil {
 		return f, pathTerms(p, nil), nil
 	}
-	f.Size = int64(len(src))
+	f.Size = size
 	head := src
 	if len(head) > 8192 {
 		head = head[:8192]
 	}
 	f.Kind = classify(p, head)
 	if f.Kind == Binary {
+		return f, pathTerms(p, nil), nil
+	}
+	if int64(len(src)) < size { // only its head was read: kept by path and size
+		f.Kind = Binary
 		return f, pathTerms(p, nil), nil
 	}
 	f.Lines = bytes.Count(src, []byte("\n")) + 1
@@ -206,4 +215,33 @@ func Definitions(p string, src []byte) []Def {
 		return defs
 	}
 	return otherDefs(Language(p), src)
+}
+
+// maxRead is the most of one file the index reads: a larger one (a build
+// artefact a setup command left, a 1 GiB file a command wrote) is read no
+// further than its head, its size taken from stat.
+const maxRead = 8 << 20
+
+// readBounded reads a regular file whole when it is at most maxRead bytes,
+// else its first 8 KiB; size is the file's size as stat gives it. Links
+// and anything but regular files are not read.
+func readBounded(path string) (src []byte, size int64, err error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, 0, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, 0, fmt.Errorf("%s is not a regular file", path)
+	}
+	n := fi.Size()
+	if n > maxRead {
+		n = 8192
+	}
+	src, err = io.ReadAll(io.LimitReader(f, n))
+	return src, fi.Size(), err
 }
