@@ -21,9 +21,11 @@ import (
 
 	"github.com/warden-bot/warden/agentcli"
 	"github.com/warden-bot/warden/meter"
+	"github.com/warden-bot/warden/outcome"
 	"github.com/warden-bot/warden/sandbox"
 	"github.com/warden-bot/warden/test/fakemodel"
 	"github.com/warden-bot/warden/test/gitfixture"
+	"github.com/warden-bot/warden/test/world"
 	"github.com/warden-bot/warden/workspace"
 )
 
@@ -286,5 +288,71 @@ func TestHostGitNeverFollowsTamperedDotGit(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// gitCLIOption runs the bot with WARDEN_AGENT=preset, the CLI installed by
+// scripts/agent-clis.sh, the fake model behind the metering proxy.
+func gitCLIOption(t *testing.T, preset string) world.Option {
+	p := agentcli.Presets[preset]
+	clis := os.Getenv("WARDEN_AGENT_CLIS")
+	if clis == "" {
+		clis = "/var/cache/warden/agent-clis"
+	}
+	bin := filepath.Join(clis, "node_modules", ".bin", p.Bin)
+	if _, err := agentcli.Resolve(p, bin); err != nil {
+		t.Fatalf("%v (make test runs scripts/agent-clis.sh)", err)
+	}
+	return func(env map[string]string) {
+		env["WARDEN_AGENT"], env["WARDEN_AGENT_BIN"] = preset, bin
+		if p.API == "anthropic" {
+			env["WARDEN_LLM_API"] = "anthropic"
+			env["WARDEN_LLM_BASE_URL"] = strings.TrimSuffix(env["WARDEN_LLM_BASE_URL"], "/v1")
+		}
+		env["WARDEN_LLM_MODEL"] = p.Model
+	}
+}
+
+// Through the real binary: Claude Code, steered by the model, points .git
+// at a host directory holding a key; the repository's failing test command
+// then reads that directory and its output is posted. Before issue #26 the
+// sandbox bound the directory named there and the key was in the outcome
+// comment; now the write fails and nothing of the key reaches GitHub.
+func TestBinaryAgentCLICannotPointGitAtTheHost(t *testing.T) {
+	secrets, _ := gitHostSecrets(t)
+	w := world.New(t, world.WithConfig("test: cat "+secrets+"/app.pem; exit 1\nmax_fix_attempts: 0\n"), gitCLIOption(t, "claude-code"))
+	w.Model.Script(world.HappyScript)
+	var said string
+	w.Model.Agent(func(tt fakemodel.AgentTurn) fakemodel.AgentStep {
+		switch tt.Turn {
+		case 0:
+			return fakemodel.AgentStep{Run: gitHidden("printf 'gitdir: " + secrets + "\\n' > .git && echo REWROTE || echo REFUSED")}
+		case 1:
+			said = tt.Result
+			return fakemodel.AgentStep{Read: "calc/calc.go"}
+		case 2:
+			return fakemodel.AgentStep{Edit: &fakemodel.EditStep{Path: "calc/calc.go", Old: "\treturn a - b", New: "\treturn a + b"}}
+		}
+		return fakemodel.AgentStep{Text: "Done."}
+	})
+	w.Label(61, "Add returns the difference", "calc.Add(2, 3) returns -1; it should add.", "warden:maintenance", "alice")
+	rec := w.OutcomeOf(61, 180*time.Second)
+	t.Logf("outcome %s (%s: %s); the CLI's rewrite said %q", rec.Outcome, rec.Stage, rec.Summary, said)
+	if !strings.Contains(said, "REFUSED") {
+		t.Errorf("the CLI rewrote .git: %q", said)
+	}
+	for _, c := range w.BotComments(61) {
+		if strings.Contains(c, gitPlanted) {
+			t.Fatalf("the key reached a comment:\n%s", c)
+		}
+	}
+	// The test command fails, so its output is posted: what it read of
+	// the host would be there.
+	posted := w.CommentWith(61, "<!-- warden:outcome")
+	if rec.FailureClass != outcome.TestFailure || !strings.Contains(posted, "No such file") {
+		t.Fatalf("the test command's output was not posted: %+v\n%s", rec, posted)
+	}
+	if strings.Contains(w.Bot.Logs(), gitPlanted) {
+		t.Fatal("the key reached Warden's log")
 	}
 }
