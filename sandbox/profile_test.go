@@ -204,6 +204,8 @@ func TestProfileRefusesWhatWouldWeakenIt(t *testing.T) {
 		"root":       {Kind: Test, Tree: Tree{Dir: wt}, Argv: []string{"true"}, ReadOnly: []string{"/"}},
 		"proc":       {Kind: Test, Tree: Tree{Dir: wt}, Argv: []string{"true"}, ReadOnly: []string{"/proc/1"}},
 		"relative":   {Kind: Test, Tree: Tree{Dir: wt}, Argv: []string{"true"}, ReadOnly: []string{"etc"}},
+		"data dir":   {Kind: Test, Tree: Tree{Dir: wt}, Argv: []string{"true"}, ReadOnly: []string{filepath.Dir(wt)}},
+		"the tree":   {Kind: Test, Tree: Tree{Dir: wt}, Argv: []string{"true"}, ReadOnly: []string{wt}},
 		"no tree":    {Kind: Test, Argv: []string{"true"}},
 		"no command": {Kind: Test, Tree: Tree{Dir: wt}},
 	} {
