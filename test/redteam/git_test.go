@@ -356,3 +356,43 @@ func TestBinaryAgentCLICannotPointGitAtTheHost(t *testing.T) {
 		t.Fatal("the key reached Warden's log")
 	}
 }
+
+// Defence in depth: even with program-running settings in the mirror's own
+// configuration (which no sandbox can write), Warden's git runs none of
+// them: hooks and fsmonitor are off on every command it runs.
+func TestWardenGitRunsNoConfiguredProgram(t *testing.T) {
+	marker := filepath.Join(t.TempDir(), "ran-on-host")
+	bin := t.TempDir()
+	script := "#!/bin/sh\ntouch " + marker + "\nexit 1\n"
+	for _, h := range []string{"fsm.sh", "post-checkout", "pre-commit", "reference-transaction", "post-index-change"} {
+		if err := os.WriteFile(filepath.Join(bin, h), []byte(script), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	m, cloneURL := gitManager(t, 1)
+	ctx := context.Background()
+	w := gitPrepare(t, m, cloneURL, "config")
+	mirror := w.Tree().Common
+	for _, kv := range [][2]string{{"core.fsmonitor", bin + "/fsm.sh"}, {"core.hooksPath", bin}} {
+		if out, err := exec.Command("git", "--git-dir="+mirror, "config", kv[0], kv[1]).CombinedOutput(); err != nil {
+			t.Fatalf("%v %s", err, out)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(w.Dir, "calc.go"), []byte("package calc\n\nfunc Add(a, b int) int { return b + a }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Changes(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Commit(ctx, "change", "t", "t@x"); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Remove(ctx, w); err != nil {
+		t.Fatal(err)
+	}
+	next := gitPrepare(t, m, cloneURL, "next")
+	_ = m.Remove(ctx, next)
+	if _, err := os.Stat(marker); err == nil {
+		t.Fatal("Warden's git ran a program the repository's configuration named")
+	}
+}
