@@ -53,6 +53,24 @@ func newCgroup(lim Limits) *cgroup {
 	return cg
 }
 
+// sweepGroups removes the groups a killed Warden left (it could not remove
+// its own): empty ones older than a minute. A group in use cannot be
+// removed, and a young one may be another worker's about to be joined.
+func sweepGroups() {
+	for _, c := range []string{"pids", "memory"} {
+		own := ownGroup(c)
+		if own == "" {
+			continue
+		}
+		old, _ := filepath.Glob(filepath.Join(cgroupRoot, c, own, "warden-sandbox-*"))
+		for _, d := range old {
+			if fi, err := os.Stat(d); err == nil && time.Since(fi.ModTime()) > time.Minute {
+				_ = os.Remove(d)
+			}
+		}
+	}
+}
+
 // makeGroup creates name under this process's group of the v1 controller.
 func makeGroup(controller, name string) string {
 	own := ownGroup(controller)
@@ -139,7 +157,8 @@ func counter(dir, file, key string) int64 {
 // remove kills whatever is left in the groups and removes them.
 func (cg *cgroup) remove() {
 	for _, d := range cg.dirs() {
-		for i := 0; i < 50; i++ {
+		// The kernel lets go of the exited processes within moments.
+		for wait := time.Millisecond; wait < 2*time.Second; wait *= 2 {
 			if os.Remove(d) == nil {
 				break
 			}
@@ -150,7 +169,7 @@ func (cg *cgroup) remove() {
 					}
 				}
 			}
-			time.Sleep(20 * time.Millisecond)
+			time.Sleep(wait)
 		}
 	}
 }

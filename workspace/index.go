@@ -41,9 +41,12 @@ func (w *Worktree) withIndex(ctx context.Context, fn func(env []string) error) e
 		return err
 	}
 	w.huge = hugeFiles(w.Dir)
-	add := []string{"add", "-A", "--", "."}
-	for _, h := range w.huge {
-		add = append(add, ":(exclude,literal)"+h.path)
+	add := []string{"add", "-A"}
+	if len(w.huge) > 0 {
+		add = append(add, "--", ".")
+		for _, h := range w.huge {
+			add = append(add, ":(exclude,literal)"+h.path)
+		}
 	}
 	if _, err := w.git(ctx, "", env, add...); err != nil {
 		return err
