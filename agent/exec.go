@@ -25,9 +25,10 @@ type ExecAgent struct {
 	Command string
 	Timeout time.Duration
 	// Network is the command's network policy: the operator chose the
-	// command and it usually has to reach its own model (sandbox.Egress);
-	// what the sandbox still guarantees is no Warden secret and only the
-	// worktree writable.
+	// command and it usually has to reach its own model (sandbox.Egress:
+	// through the egress proxy, public addresses only, never the worker's
+	// loopback); what the sandbox still guarantees is no Warden secret and
+	// only the worktree writable.
 	Network sandbox.Network
 	// ReadOnly are extra directories the command sees read-only (its
 	// install directory, say). The directory of the command's program is

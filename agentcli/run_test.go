@@ -28,7 +28,7 @@ func cliBin(t *testing.T, p Preset) string {
 	if dir == "" {
 		dir = "/var/cache/warden/agent-clis"
 	}
-	bin, err := Resolve(p, filepath.Join(dir, "node_modules", ".bin", p.Bin))
+	bin, _, err := Resolve(p, filepath.Join(dir, "node_modules", ".bin", p.Bin))
 	if err != nil {
 		t.Fatalf("%v (make test runs scripts/agent-clis.sh)", err)
 	}

@@ -20,7 +20,7 @@ func WithNote(body, note string) string {
 	if note == "" {
 		return body
 	}
-	return strings.TrimRight(body, "\n") + "\n\n" + noteMarker + "\n" + note + "\n"
+	return strings.TrimRight(body, "\n") + "\n\n" + noteMarker + "\n" + Neutralize(note) + "\n"
 }
 
 // StatusNote sets the note at the end of issue n's status comment: why a

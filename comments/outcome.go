@@ -48,11 +48,11 @@ func RenderOutcome(rec outcome.Record, d Details) string {
 	var b strings.Builder
 	b.WriteString(headline(rec) + "\n\n")
 	if rec.Summary != "" {
-		b.WriteString(rec.Summary + "\n\n")
+		b.WriteString(Neutralize(rec.Summary) + "\n\n")
 	}
 	row := func(k, v string) {
 		if strings.TrimSpace(v) != "" {
-			fmt.Fprintf(&b, "- **%s:** %s\n", k, oneLine(v))
+			fmt.Fprintf(&b, "- **%s:** %s\n", k, Neutralize(oneLine(v)))
 		}
 	}
 	row("Attempt", fmt.Sprintf("%d (%s mode)", rec.Attempt, rec.Mode))
@@ -77,14 +77,14 @@ func RenderOutcome(rec outcome.Record, d Details) string {
 		row("Task spend", fmt.Sprintf("$%.4f of $%.2f (all attempts)", rec.SpentUSD, rec.BudgetUSD))
 	}
 	if d.Note != "" {
-		b.WriteString("\n" + d.Note + "\n")
+		b.WriteString("\n" + Neutralize(d.Note) + "\n")
 	}
 	if d.ToolOutput != "" {
 		title := d.ToolOutputTitle
 		if title == "" {
 			title = "Output"
 		}
-		fmt.Fprintf(&b, "\n<details><summary>%s</summary>\n\n```text\n%s\n```\n\n</details>\n", title, fenceSafe(d.ToolOutput))
+		fmt.Fprintf(&b, "\n<details><summary>%s</summary>\n\n```text\n%s\n```\n\n</details>\n", Neutralize(oneLine(title)), NeutralizeFenced(fenceSafe(d.ToolOutput)))
 	}
 	b.WriteString("\n" + RecordMarker(rec) + "\n")
 	return b.String()

@@ -91,6 +91,10 @@ func (p *Poster) list(ctx context.Context, owner, repo string, n int) ([]*github
 
 func (p *Poster) clean(body string) string { return Fit(p.Redactor.Redact(body), Limit) }
 
+// Clean is body redacted and fitted for anything Warden writes on GitHub
+// outside a comment (a PR's description), with room left for a marker.
+func (p *Poster) Clean(body string) string { return Fit(p.Redactor.Redact(body), Limit-512) }
+
 func (p *Poster) upsert(ctx context.Context, owner, repo string, n int, existing *github.IssueComment, body string) error {
 	_, err := p.upsertID(ctx, owner, repo, n, existing, body)
 	return err

@@ -21,6 +21,9 @@ type Status struct {
 	PR      int
 	Note    string
 	Spend   string // "$0.12 of $1.00": the task's model spend against budget_usd
+	// Environment is the test and setup commands and image, and where each
+	// came from (set in .github/warden.yml or inferred from a file).
+	Environment string
 }
 
 var icons = map[string]string{"pending": "⬜", "running": "⏳", "done": "✅", "failed": "❌", "skipped": "⏭️", "canceled": "🚫"}
@@ -56,15 +59,18 @@ func RenderStatus(s Status) string {
 	if len(meta) > 0 {
 		b.WriteString(strings.Join(meta, " · ") + "\n\n")
 	}
+	if s.Environment != "" {
+		b.WriteString("Commands: " + s.Environment + "\n\n")
+	}
 	for _, st := range s.Stages {
 		line := fmt.Sprintf("- %s %s — %s", icons[st.State], st.Name, st.State)
 		if st.Note != "" {
-			line += " (" + st.Note + ")"
+			line += " (" + Neutralize(st.Note) + ")"
 		}
 		b.WriteString(line + "\n")
 	}
 	if s.Note != "" {
-		b.WriteString("\n" + s.Note + "\n")
+		b.WriteString("\n" + Neutralize(s.Note) + "\n")
 	}
 	return b.String()
 }

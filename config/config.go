@@ -19,7 +19,7 @@ type Config struct {
 	PrivateKeyPath string `env:"WARDEN_PRIVATE_KEY_PATH" flag:"private-key-path" help:"the App's PEM key, as a path"`
 	PrivateKey     string `env:"WARDEN_PRIVATE_KEY" flag:"private-key" secret:"true" help:"the App's PEM key, inline"`
 	GitHubAPIURL   string `env:"WARDEN_GITHUB_API_URL" flag:"github-api-url" default:"https://api.github.com/" help:"REST base URL (GitHub Enterprise Server, or a test server)"`
-	GitHubURL      string `env:"WARDEN_GITHUB_URL" flag:"github-url" default:"https://github.com/" help:"web URL of GitHub (for bot setup on Enterprise Server)"`
+	GitHubURL      string `env:"WARDEN_GITHUB_URL" flag:"github-url" default:"https://github.com/" help:"web URL of GitHub: clones and pushes go to <url><owner>/<name>.git, whatever a payload says (and bot setup on Enterprise Server)"`
 	RedisURL       string `env:"WARDEN_REDIS_URL" flag:"redis-url" help:"redis://, rediss://, redis-sentinel://host:port,host:port?master=NAME or redis-cluster://host:port,host:port URL; empty = an embedded in-process Redis (non-persistent, one process only)"`
 	DataDir        string `env:"WARDEN_DATA_DIR" flag:"data-dir" default:"./data" help:"mirror cache and worktrees"`
 	Concurrency    int    `env:"WARDEN_CONCURRENCY" flag:"concurrency" default:"2" help:"pipelines run at once by one worker"`
@@ -33,10 +33,13 @@ type Config struct {
 	LLMPrice       string `env:"WARDEN_LLM_PRICE" flag:"llm-price" help:"USD per million input and output tokens of the model, as input,output (e.g. 0.15,0.60); built-in list prices, else 3,15, when empty"`
 	LLMMaxTokens   int    `env:"WARDEN_LLM_MAX_TOKENS" flag:"llm-max-tokens" default:"8192" help:"longest reply one model call may produce"`
 	AgentCommand   string `env:"WARDEN_AGENT_COMMAND" flag:"agent-command" help:"with WARDEN_AGENT=exec: the command line to run"`
+	DefaultImage   string `env:"WARDEN_DEFAULT_IMAGE" flag:"default-image" help:"OCI image (e.g. ghcr.io/org/toolchains:1) repository commands and agents run in when a repository names none in .github/warden.yml or .devcontainer/devcontainer.json; unset: the worker's own /usr"`
 	AgentBin       string `env:"WARDEN_AGENT_BIN" flag:"agent-bin" help:"with WARDEN_AGENT=claude-code or codex: path of the claude or codex executable (its name on PATH when empty)"`
 	BudgetRepoDay  string `env:"WARDEN_BUDGET_REPO_DAILY_USD" flag:"budget-repo-daily-usd" help:"model spend cap per repository per UTC day, in USD (no cap when empty)"`
 	BudgetInstDay  string `env:"WARDEN_BUDGET_INSTALLATION_DAILY_USD" flag:"budget-installation-daily-usd" help:"model spend cap per installation per UTC day, in USD (no cap when empty)"`
+	EgressAllow    string `env:"WARDEN_EGRESS_ALLOW" flag:"egress-allow" help:"comma-separated host globs (pkgs.example.org, *.example.net) every sandbox with network may reach, on top of a repository's network.allow; any public address when both are empty"`
 	UIPassword     string `env:"WARDEN_UI_PASSWORD" flag:"ui-password" secret:"true" help:"basic-auth password for the operator routes (/ui, /api/...); they are off when unset"`
+	TrustedProxies string `env:"WARDEN_TRUSTED_PROXIES" flag:"trusted-proxies" help:"comma-separated CIDRs of reverse proxies whose X-Forwarded-For names the client in logs; unset: the connection's address"`
 
 	LogLevel        string        `env:"WARDEN_LOG_LEVEL" flag:"log-level" default:"info" help:"debug, info, warn or error"`
 	ShutdownTimeout time.Duration `env:"WARDEN_SHUTDOWN_TIMEOUT" flag:"shutdown-timeout" default:"30s" help:"how long running tasks may take to finish on SIGTERM before they are requeued"`

@@ -54,6 +54,9 @@ func Load(args []string, getenv func(string) string, stderr io.Writer) (*Config,
 		raw[f.env] = fs.String(f.flag, val, f.help+" ("+f.env+")")
 	}
 	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) { // --help printed the settings: not a bad one
+			return nil, nil, err
+		}
 		return nil, nil, &Error{Setting: "flags", Msg: err.Error()}
 	}
 	for _, f := range fields(c) {

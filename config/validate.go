@@ -2,6 +2,7 @@ package config
 
 import (
 	"errors"
+	"net"
 	"net/url"
 	"os"
 	"regexp"
@@ -39,6 +40,7 @@ func (c *Config) Validate(role string) error {
 			return nil
 		},
 		c.checkRedis,
+		c.checkProxies,
 		c.checkApp,
 		c.checkAgent,
 		c.checkBudgets,
@@ -148,4 +150,18 @@ func (c *Config) Price() (in, out float64, err error) {
 		return 0, 0, errors.New("must be input,output USD per million tokens, e.g. 0.15,0.60")
 	}
 	return in, out, nil
+}
+
+// checkProxies needs every WARDEN_TRUSTED_PROXIES entry to be a CIDR or an
+// address: a typo must not silently trust nobody (or everybody).
+func (c *Config) checkProxies() error {
+	for _, f := range strings.Split(c.TrustedProxies, ",") {
+		if f = strings.TrimSpace(f); f == "" {
+			continue
+		}
+		if _, _, err := net.ParseCIDR(f); err != nil && net.ParseIP(f) == nil {
+			return &Error{"WARDEN_TRUSTED_PROXIES", "must be comma-separated CIDRs or addresses: " + f}
+		}
+	}
+	return nil
 }

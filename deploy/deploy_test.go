@@ -96,6 +96,20 @@ func TestComposeAndManifest(t *testing.T) {
 	if !strings.Contains(strings.Join(toStrings(dig(c, "services", "redis", "command")), " "), "--appendonly yes") {
 		t.Error("compose Redis must persist")
 	}
+	// Redis is a trust boundary: it starts with a password and the bot's URLs carry it.
+	if !strings.Contains(strings.Join(toStrings(dig(c, "services", "redis", "command")), " "), "--requirepass") {
+		t.Error("compose Redis must require a password")
+	}
+	for _, svc := range []string{"web", "worker"} {
+		if u, _ := dig(c, "services", svc, "environment", "WARDEN_REDIS_URL").(string); !strings.Contains(u, ":${WARDEN_REDIS_PASSWORD") {
+			t.Errorf("compose %s reaches Redis without the password: %q", svc, u)
+		}
+	}
+	for _, d := range docs(t, "k8s/secret.yaml") {
+		if u, _ := dig(d, "stringData", "WARDEN_REDIS_URL").(string); !regexp.MustCompile(`^rediss?://:[^@]+@`).MatchString(u) {
+			t.Errorf("the Kubernetes Secret's Redis URL has no password: %q", u)
+		}
+	}
 	app := docs(t, "app.yml")[0]
 	perms := dig(app, "default_permissions").(map[string]any)
 	for p, want := range map[string]string{"issues": "write", "pull_requests": "write", "contents": "write", "statuses": "write", "checks": "read", "metadata": "read"} {

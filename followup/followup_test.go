@@ -81,12 +81,17 @@ func TestStoreDrainsOnceAndDropsLateCopies(t *testing.T) {
 	if n, _ := s.Pending(ctx, repo, 5); n != 2 {
 		t.Fatalf("pending = %d, want 2 (duplicate id kept once)", n)
 	}
-	got, err := s.Drain(ctx, repo, 5)
+	tk, err := s.Take(ctx, repo, 5)
+	got := tk.Items
 	if err != nil || len(got) != 2 || got[0].ID != 1 || got[1].Body != "b" {
-		t.Fatalf("drain = %+v, %v", got, err)
+		t.Fatalf("take = %+v, %v", got, err)
 	}
-	if again, _ := s.Drain(ctx, repo, 5); len(again) != 0 {
-		t.Fatalf("drained twice: %+v", again)
+	if added, _ := s.Add(ctx, repo, 5, Item{Kind: KindInline, ID: 2}); added {
+		t.Fatal("a copy of a comment in flight was queued again")
+	}
+	_ = s.Finish(ctx, repo, 5, got)
+	if again, _ := s.Take(ctx, repo, 5); len(again.Items) != 0 {
+		t.Fatalf("taken twice: %+v", again)
 	}
 	if added, _ := s.Add(ctx, repo, 5, Item{Kind: KindInline, ID: 2}); added {
 		t.Fatal("a late copy of an answered comment was queued again")
@@ -125,17 +130,26 @@ func TestBusyAndSkipped(t *testing.T) {
 	if busy, _ := s.Busy(ctx, repo, 1); busy {
 		t.Fatal("idle PR busy")
 	}
-	done := s.Active(ctx, repo, 1)
-	if busy, _ := s.Busy(ctx, repo, 1); !busy {
-		t.Fatal("running follow-up not busy")
-	}
-	done()
 	s.Add(ctx, repo, 1, Item{Kind: KindComment, ID: 9, Body: "x"})
 	if busy, _ := s.Busy(ctx, repo, 1); !busy {
 		t.Fatal("pending feedback not busy")
 	}
+	tk, _ := s.Take(ctx, repo, 1)
+	if busy, _ := s.Busy(ctx, repo, 1); !busy {
+		t.Fatal("running follow-up not busy")
+	}
+	_ = s.Finish(ctx, repo, 1, tk.Items)
+	if busy, _ := s.Busy(ctx, repo, 1); busy {
+		t.Fatal("finished follow-up still busy")
+	}
 	_ = s.Skipped(ctx, repo, 1)
-	if !s.TakeSkipped(ctx, repo, 1) || s.TakeSkipped(ctx, repo, 1) {
-		t.Fatal("skipped evaluation not handed back exactly once")
+	for range 2 { // read twice: reading does not forget it
+		if !s.SkippedEval(ctx, repo, 1) {
+			t.Fatal("skipped evaluation forgotten before it was queued again")
+		}
+	}
+	_ = s.ClearSkipped(ctx, repo, 1)
+	if s.SkippedEval(ctx, repo, 1) {
+		t.Fatal("skipped evaluation not cleared")
 	}
 }

@@ -20,20 +20,25 @@ type Runner struct {
 	Next func(ctx context.Context, p jobs.RunPayload) error
 	// Reevaluate queues a PR evaluation the follow-up held back; may be nil.
 	Reevaluate func(ctx context.Context, p jobs.PRPayload) error
-	Prefix     string
-	Log        *slog.Logger
+	// Lease takes the PR's lease around the push (see lifecycle's lease):
+	// no merge evaluation runs between the push and its record; may be nil.
+	Lease  func(ctx context.Context, repo string, pr int) (release func(), err error)
+	Prefix string
+	Log    *slog.Logger
 }
 
-// finish clears the running mark and runs the merge evaluation that was
-// skipped while the follow-up ran (a green check meanwhile).
-func (r *Runner) finish(ctx context.Context, p jobs.RunPayload, inactive func()) {
-	inactive()
+// finish runs the merge evaluation that was skipped while the follow-up
+// ran (a green check meanwhile); the note is cleared only once it is queued.
+func (r *Runner) finish(ctx context.Context, p jobs.RunPayload) {
 	bg := context.WithoutCancel(ctx)
-	if r.Reevaluate != nil && r.Store.TakeSkipped(bg, p.Repo, p.PR) {
-		if err := r.Reevaluate(bg, jobs.PRPayload{Repo: p.Repo, Installation: p.Installation, PR: p.PR, Action: "checks"}); err != nil {
-			r.Log.Warn("held-back PR evaluation not queued", "repo", p.Repo, "pr", p.PR, "err", err)
-		}
+	if r.Reevaluate == nil || !r.Store.SkippedEval(bg, p.Repo, p.PR) {
+		return
 	}
+	if err := r.Reevaluate(bg, jobs.PRPayload{Repo: p.Repo, Installation: p.Installation, PR: p.PR, Action: "checks"}); err != nil {
+		r.Log.Warn("held-back PR evaluation not queued", "repo", p.Repo, "pr", p.PR, "err", err)
+		return
+	}
+	_ = r.Store.ClearSkipped(bg, p.Repo, p.PR)
 }
 
 // quiet is the result of a follow-up that had nothing to do.
@@ -41,9 +46,14 @@ func quiet(why string) pipeline.Result {
 	return pipeline.Result{Record: outcome.Record{Outcome: outcome.Completed, Summary: why}}
 }
 
-// Run re-reads the PR, takes its pending feedback and runs the attempt on
-// the PR's branch; then answers each inline thread and queues the next
-// follow-up if more feedback came in while this one ran.
+func transient(summary string) pipeline.Result {
+	return pipeline.Result{Record: outcome.Record{Outcome: outcome.Retryable, FailureClass: outcome.Transient, Summary: summary}}
+}
+
+// Run re-reads the PR, takes its pending feedback in flight and runs the
+// attempt on the PR's branch; then answers each inline thread, and only
+// then marks the feedback answered. A task recovered after a kill finds
+// the feedback in flight and finishes what the killed one left undone.
 func (r *Runner) Run(ctx context.Context, host *pipeline.GitHubHost, t pipeline.Task, p jobs.RunPayload) pipeline.Result {
 	log := r.Log.With("repo", p.Repo, "issue", p.Issue, "pr", p.PR)
 	if n, err := r.Store.Pending(ctx, p.Repo, p.PR); err == nil && n == 0 {
@@ -52,28 +62,36 @@ func (r *Runner) Run(ctx context.Context, host *pipeline.GitHubHost, t pipeline.
 	c := host.Client
 	pr, _, err := c.PullRequests.Get(ctx, host.Owner, host.Name, p.PR)
 	if err != nil {
-		return pipeline.Result{Record: outcome.Record{Outcome: outcome.Retryable, FailureClass: outcome.Transient, Summary: fmt.Sprintf("get PR #%d: %v", p.PR, err)}}
+		return transient(fmt.Sprintf("get PR #%d: %v", p.PR, err))
 	}
 	if pr.GetState() != "open" || pr.GetUser().GetLogin() != host.BotLogin || !strings.HasPrefix(pr.GetHead().GetRef(), r.Prefix+"/") {
-		_, _ = r.Store.Drain(ctx, p.Repo, p.PR)
+		_ = r.Store.Forget(ctx, p.Repo, p.PR)
 		return quiet("not an open Warden pull request")
 	}
 	if by, err := r.Store.Held(ctx, p.Repo, p.PR); err != nil || by != "" {
 		return quiet("the branch is held after a push by someone else") // feedback stays pending
 	}
-	defer r.finish(ctx, p, r.Store.Active(ctx, p.Repo, p.PR))
-	items, err := r.Store.Drain(ctx, p.Repo, p.PR)
+	defer r.finish(ctx, p)
+	tk, err := r.Store.Take(ctx, p.Repo, p.PR)
 	if err != nil {
-		return pipeline.Result{Record: outcome.Record{Outcome: outcome.Retryable, FailureClass: outcome.Transient, Summary: err.Error()}}
+		return transient(err.Error())
 	}
-	items = r.expand(ctx, c, host, p, items, log)
+	bg := context.WithoutCancel(ctx)
+	if tk.Pushed != "" { // a killed try pushed already: answer, do not commit again
+		log.Info("follow-up recovered after its push; answering its feedback", "pushed", tk.Pushed)
+		r.reply(bg, c, host, p, tk.Items, tk.Pushed, log)
+		r.next(bg, p, log)
+		return quiet("follow-up recovered after its push: replies posted")
+	}
+	items := r.expand(ctx, c, host, p, tk.Items, log)
 	if len(items) == 0 {
+		_ = r.Store.Finish(bg, p.Repo, p.PR, tk.Items)
 		return quiet("no pending feedback")
 	}
-	n, err := r.Store.Used(ctx, p.Repo, p.PR)
+	n, err := r.count(ctx, p, tk)
 	if err != nil {
-		_ = r.Store.Requeue(ctx, p.Repo, p.PR, items)
-		return pipeline.Result{Record: outcome.Record{Outcome: outcome.Retryable, FailureClass: outcome.Transient, Summary: err.Error()}}
+		_ = r.Store.Requeue(bg, p.Repo, p.PR)
+		return transient(err.Error())
 	}
 	log.Info("follow-up starting", "items", len(items), "followup", n, "head", pr.GetHead().GetSHA())
 	words, conflict := splitConflict(items)
@@ -82,22 +100,45 @@ func (r *Runner) Run(ctx context.Context, host *pipeline.GitHubHost, t pipeline.
 		Author: host.BotLogin, Email: fmt.Sprintf("%d+%s@users.noreply.github.com", host.BotID, host.BotLogin)}
 	fh := &pipeline.FollowupHost{GitHubHost: host, PR: p.PR, Expect: pr.GetHead().GetSHA(),
 		Message: fmt.Sprintf("Follow-up %d on #%d: %s", n, p.PR, Summary(items)),
-		Note:    fmt.Sprintf("Follow-up %d on this pull request answered %s.", n, Summary(items))}
+		Note:    fmt.Sprintf("Follow-up %d on this pull request answered %s.", n, Summary(items)),
+		OnPush:  func(ctx context.Context, sha string) error { return r.Store.NotePushed(ctx, p.Repo, p.PR, sha) },
+		Lease:   r.prLease(p)}
 	res := r.Attempt(ctx, fh, t)
 	if o := res.Record.Outcome; (o == outcome.Deferred || o == outcome.Retryable) && fh.Pushed == "" {
 		// Tried again later: the feedback waits, and this try does not count.
-		bg := context.WithoutCancel(ctx)
-		if err := r.Store.Requeue(bg, p.Repo, p.PR, items); err != nil {
+		if err := r.Store.Requeue(bg, p.Repo, p.PR); err != nil {
 			log.Error("feedback of a deferred follow-up not kept", "err", err)
 		}
 		_ = r.Store.Unuse(bg, p.Repo, p.PR)
 		return res
 	}
 	if res.Record.Outcome == outcome.Completed && fh.Pushed != "" {
-		r.reply(context.WithoutCancel(ctx), c, host, p.PR, items, fh.Pushed, log)
+		r.reply(bg, c, host, p, items, fh.Pushed, log)
+	} else if err := r.Store.Finish(bg, p.Repo, p.PR, items); err != nil {
+		log.Error("answered feedback not marked", "err", err) // the outcome comment answered it
 	}
-	r.next(context.WithoutCancel(ctx), p, log)
+	r.next(bg, p, log)
 	return res
+}
+
+// prLease is the host's lease around the push, or nil without one.
+func (r *Runner) prLease(p jobs.RunPayload) func(context.Context) (func(), error) {
+	if r.Lease == nil {
+		return nil
+	}
+	return func(ctx context.Context) (func(), error) { return r.Lease(ctx, p.Repo, p.PR) }
+}
+
+// count numbers the follow-up once, even across a recovery.
+func (r *Runner) count(ctx context.Context, p jobs.RunPayload, tk Taken) (int64, error) {
+	if tk.Count > 0 {
+		return tk.Count, nil
+	}
+	n, err := r.Store.Used(ctx, p.Repo, p.PR)
+	if err != nil {
+		return 0, err
+	}
+	return n, r.Store.note(ctx, p.Repo, p.PR, metaCount, fmt.Sprint(n))
 }
 
 // expand adds the inline comments of each review in items, read from the
@@ -126,8 +167,8 @@ func (r *Runner) expand(ctx context.Context, c *github.Client, host *pipeline.Gi
 				got = append(got, in)
 			}
 		}
-		if err := r.Store.MarkDone(ctx, p.Repo, p.PR, got...); err != nil {
-			log.Warn("review comments not marked answered", "err", err)
+		if err := r.Store.Adopt(ctx, p.Repo, p.PR, got...); err != nil {
+			log.Warn("review comments not taken in flight", "err", err)
 		}
 		out = append(out, got...)
 	}
@@ -178,16 +219,23 @@ func contains(s []string, v string) bool {
 	return false
 }
 
-// reply answers each inline comment in its own thread.
-func (r *Runner) reply(ctx context.Context, c *github.Client, host *pipeline.GitHubHost, pr int, items []Item, sha string, log *slog.Logger) {
+// reply answers each inline comment in its own thread, marking each one
+// answered right after its reply (a recovery never answers it again), then
+// ends the in-flight record.
+func (r *Runner) reply(ctx context.Context, c *github.Client, host *pipeline.GitHubHost, p jobs.RunPayload, items []Item, sha string, log *slog.Logger) {
 	for _, it := range items {
 		if it.Kind != KindInline || it.ID == 0 {
 			continue
 		}
-		body := ReplyText(sha)
-		if _, _, err := c.PullRequests.CreateCommentInReplyTo(ctx, host.Owner, host.Name, pr, body, it.ID); err != nil {
+		if err := replyInThread(ctx, c, host.Owner, host.Name, p.PR, it.ID, ReplyText(sha)); err != nil {
 			log.Warn("inline thread not answered", "comment", it.ID, "err", err)
 		}
+		if err := r.Store.Answered(ctx, p.Repo, p.PR, it); err != nil {
+			log.Warn("answered comment not marked", "comment", it.ID, "err", err)
+		}
+	}
+	if err := r.Store.Finish(ctx, p.Repo, p.PR, items); err != nil {
+		log.Error("answered feedback not marked", "err", err)
 	}
 }
 
@@ -201,6 +249,9 @@ func ReplyText(sha string) string {
 func (r *Runner) After(ctx context.Context, p jobs.RunPayload, pr int) {
 	if pr == 0 {
 		return
+	}
+	if err := r.Store.SetIssuePR(ctx, p.Repo, p.Issue, pr); err != nil {
+		r.Log.Warn("PR of the issue not remembered", "repo", p.Repo, "issue", p.Issue, "pr", pr, "err", err)
 	}
 	p.PR = pr
 	r.next(ctx, p, r.Log.With("repo", p.Repo, "issue", p.Issue, "pr", pr))

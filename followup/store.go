@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/redis/go-redis/v9"
-	"github.com/warden-bot/warden/jobs"
 )
 
 // Item kinds.
@@ -61,48 +60,19 @@ func key(repo string, pr int, what string) string {
 	return fmt.Sprintf("warden:followup:%s#%d:%s", repo, pr, what)
 }
 
-// Add stores an item unless it was answered already; it reports whether it
-// is new.
+// Add stores an item unless it was answered already or is in flight; it
+// reports whether it is new.
 func (s *Store) Add(ctx context.Context, repo string, pr int, it Item) (bool, error) {
 	if it.At == 0 {
 		it.At = time.Now().UnixNano()
 	}
-	done, err := s.rdb.SIsMember(ctx, key(repo, pr, "done"), it.Key()).Result()
-	if err != nil {
-		return false, fmt.Errorf("read answered feedback of %s#%d: %w", repo, pr, err)
-	}
-	if done {
-		return false, nil
-	}
 	b, _ := json.Marshal(it)
-	pend := key(repo, pr, "pending")
-	pipe := s.rdb.TxPipeline()
-	added := pipe.HSetNX(ctx, pend, it.Key(), b)
-	pipe.Expire(ctx, pend, keep)
-	if _, err := pipe.Exec(ctx); err != nil {
+	keys := []string{key(repo, pr, "done"), key(repo, pr, "inflight"), key(repo, pr, "pending")}
+	n, err := addScript.Run(ctx, s.rdb, keys, it.Key(), b, secs(keep)).Int()
+	if err != nil {
 		return false, fmt.Errorf("store feedback of %s#%d: %w", repo, pr, err)
 	}
-	return added.Val(), nil
-}
-
-// Drain takes every pending item, oldest first, and marks them answered in
-// the same transaction, so two follow-ups never answer one comment twice.
-func (s *Store) Drain(ctx context.Context, repo string, pr int) ([]Item, error) {
-	pend := key(repo, pr, "pending")
-	var all *redis.MapStringStringCmd
-	_, err := s.rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
-		all = p.HGetAll(ctx, pend)
-		p.Del(ctx, pend)
-		return nil
-	})
-	if err != nil {
-		return nil, fmt.Errorf("drain feedback of %s#%d: %w", repo, pr, err)
-	}
-	items := decodeAll(all.Val())
-	if err := s.MarkDone(ctx, repo, pr, items...); err != nil {
-		return items, err
-	}
-	return items, nil
+	return n == 1, nil
 }
 
 // MarkDone remembers items as answered, so late copies are dropped.
@@ -124,34 +94,16 @@ func (s *Store) MarkDone(ctx context.Context, repo string, pr int, items ...Item
 	return nil
 }
 
-// Requeue puts items back (an attempt that could not start keeps them).
-func (s *Store) Requeue(ctx context.Context, repo string, pr int, items []Item) error {
-	if len(items) == 0 {
-		return nil
-	}
-	args := make([]any, 0, 2*len(items))
-	keys := make([]any, 0, len(items))
-	for _, it := range items {
-		b, _ := json.Marshal(it)
-		args = append(args, it.Key(), b)
-		keys = append(keys, it.Key())
-	}
-	pipe := s.rdb.TxPipeline()
-	pipe.SRem(ctx, key(repo, pr, "done"), keys...)
-	pipe.HSet(ctx, key(repo, pr, "pending"), args...)
-	if _, err := pipe.Exec(ctx); err != nil {
-		return fmt.Errorf("requeue feedback of %s#%d: %w", repo, pr, err)
-	}
-	return nil
-}
-
-// Pending counts the items waiting for a follow-up.
+// Pending counts the entries waiting for a follow-up: pending items and
+// whatever a killed follow-up left in flight (its recovery finishes it).
 func (s *Store) Pending(ctx context.Context, repo string, pr int) (int64, error) {
-	n, err := s.rdb.HLen(ctx, key(repo, pr, "pending")).Result()
-	if err != nil {
+	pipe := s.rdb.Pipeline()
+	p := pipe.HLen(ctx, key(repo, pr, "pending"))
+	f := pipe.HLen(ctx, key(repo, pr, "inflight"))
+	if _, err := pipe.Exec(ctx); err != nil {
 		return 0, fmt.Errorf("count feedback of %s#%d: %w", repo, pr, err)
 	}
-	return n, nil
+	return p.Val() + f.Val(), nil
 }
 
 func decodeAll(m map[string]string) []Item {
@@ -178,34 +130,33 @@ func (s *Store) Used(ctx context.Context, repo string, pr int) (int64, error) {
 	return n.Val(), nil
 }
 
-// Busy reports whether the PR has feedback waiting or a follow-up running:
-// a maintenance PR is not merged under a maintainer's request for changes.
+// Busy reports whether the PR has feedback waiting or in flight (a
+// follow-up running, or killed and not yet recovered): a maintenance PR is
+// not merged under a maintainer's request for changes.
 func (s *Store) Busy(ctx context.Context, repo string, pr int) (bool, error) {
-	n, err := s.rdb.Exists(ctx, key(repo, pr, "pending"), key(repo, pr, "active")).Result()
+	n, err := s.rdb.Exists(ctx, key(repo, pr, "pending"), key(repo, pr, "inflight")).Result()
 	if err != nil {
 		return true, fmt.Errorf("read follow-up state of %s#%d: %w", repo, pr, err)
 	}
 	return n > 0, nil
 }
 
-// Active marks a follow-up running on the PR until done is called (or a
-// crashed worker's mark expires).
-func (s *Store) Active(ctx context.Context, repo string, pr int) (done func()) {
-	k := key(repo, pr, "active")
-	_ = s.rdb.Set(ctx, k, "1", jobs.RunTimeout).Err()
-	return func() { _ = s.rdb.Del(context.WithoutCancel(ctx), k).Err() }
-}
-
-// Skipped notes that a PR evaluation was skipped while busy; TakeSkipped
-// reads and clears it, so the follow-up's end can run the evaluation.
+// Skipped notes that a PR evaluation was skipped while busy, so the
+// follow-up's end runs it (SkippedEval, then ClearSkipped once queued).
 func (s *Store) Skipped(ctx context.Context, repo string, pr int) error {
 	return s.rdb.Set(ctx, key(repo, pr, "skipped"), "1", keep).Err()
 }
 
-// TakeSkipped reports (once) whether an evaluation was skipped.
-func (s *Store) TakeSkipped(ctx context.Context, repo string, pr int) bool {
-	n, err := s.rdb.Del(ctx, key(repo, pr, "skipped")).Result()
+// SkippedEval reports whether an evaluation was skipped; the note stays
+// until ClearSkipped, so a failed enqueue is tried again by the next end.
+func (s *Store) SkippedEval(ctx context.Context, repo string, pr int) bool {
+	n, err := s.rdb.Exists(ctx, key(repo, pr, "skipped")).Result()
 	return err == nil && n > 0
+}
+
+// ClearSkipped forgets a skipped evaluation once it is queued again.
+func (s *Store) ClearSkipped(ctx context.Context, repo string, pr int) error {
+	return s.rdb.Del(ctx, key(repo, pr, "skipped")).Err()
 }
 
 // Unuse takes back a follow-up that will be tried again (deferred).
@@ -217,9 +168,11 @@ func (s *Store) Unuse(ctx context.Context, repo string, pr int) error {
 }
 
 // Hold records that someone else pushed to the branch; it reports whether
-// the hold is new (so Warden says so once).
+// the hold is new (so Warden says so once). A hold has no lifetime: only a
+// writer's `/warden retry` (Release) or the PR's closing (Forget) lifts it,
+// never the clock.
 func (s *Store) Hold(ctx context.Context, repo string, pr int, by string) (bool, error) {
-	ok, err := s.rdb.SetNX(ctx, key(repo, pr, "hold"), by, keep).Result()
+	ok, err := s.rdb.SetNX(ctx, key(repo, pr, "hold"), by, 0).Result()
 	if err != nil {
 		return false, fmt.Errorf("hold %s#%d: %w", repo, pr, err)
 	}
@@ -244,4 +197,26 @@ func (s *Store) Release(ctx context.Context, repo string, pr int) error {
 		return fmt.Errorf("release hold of %s#%d: %w", repo, pr, err)
 	}
 	return nil
+}
+
+// SetIssuePR remembers the open PR an issue's attempt released, so a later
+// run of the issue (a retry, a relabel, an unblock, a deferral) continues on
+// that PR's head instead of force-pushing its branch from the base.
+func (s *Store) SetIssuePR(ctx context.Context, repo string, issue, pr int) error {
+	if err := s.rdb.Set(ctx, key(repo, issue, "issue-pr"), pr, keep).Err(); err != nil {
+		return fmt.Errorf("remember PR of %s#%d: %w", repo, issue, err)
+	}
+	return nil
+}
+
+// IssuePR is the PR SetIssuePR remembered for the issue, or 0.
+func (s *Store) IssuePR(ctx context.Context, repo string, issue int) (int, error) {
+	n, err := s.rdb.Get(ctx, key(repo, issue, "issue-pr")).Int()
+	if errors.Is(err, redis.Nil) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, fmt.Errorf("read PR of %s#%d: %w", repo, issue, err)
+	}
+	return n, nil
 }

@@ -3,6 +3,7 @@ package githubapp
 import (
 	"context"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 )
@@ -52,7 +53,33 @@ func (p *PermissionCache) Permission(ctx context.Context, installation int64, ow
 	}
 	perm := lvl.GetPermission()
 	p.mu.Lock()
+	p.prune()
 	p.answers[key] = permAnswer{perm: perm, at: p.now()}
 	p.mu.Unlock()
 	return perm, nil
+}
+
+// prune drops expired answers, so the cache holds at most the users seen
+// within one ttl. The caller holds mu.
+func (p *PermissionCache) prune() {
+	now := p.now()
+	for k, a := range p.answers {
+		if now.Sub(a.at) >= p.ttl {
+			delete(p.answers, k)
+		}
+	}
+}
+
+// Forget drops the cached answers of user (every user when empty) in an
+// installation: a member or organization event changed who may write, and
+// a demoted writer must not keep write for the rest of the ttl.
+func (p *PermissionCache) Forget(installation int64, user string) {
+	prefix := fmt.Sprintf("%d/", installation)
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for k := range p.answers {
+		if strings.HasPrefix(k, prefix) && (user == "" || strings.EqualFold(k[strings.LastIndexByte(k, '/')+1:], user)) {
+			delete(p.answers, k)
+		}
+	}
 }

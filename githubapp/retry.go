@@ -90,7 +90,7 @@ func idempotent(req *http.Request) bool {
 var repeatable = regexp.MustCompile(`/issues/\d+/labels$|/statuses/[0-9a-fA-F]+$|/app/installations/\d+/access_tokens$`)
 
 func rateLimited(resp *http.Response) bool {
-	return resp.Header.Get("Retry-After") != "" || resp.Header.Get("X-Ratelimit-Remaining") == "0"
+	return resp.Header.Get("Retry-After") != "" || resp.Header.Get("X-Ratelimit-Remaining") == "0" || limitBody(resp)
 }
 
 func retryAfter(resp *http.Response, fallback time.Duration) time.Duration {

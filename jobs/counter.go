@@ -2,6 +2,7 @@ package jobs
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -14,6 +15,18 @@ type Counter struct{ rdb redis.UniversalClient }
 
 // NewCounter wraps a Redis client.
 func NewCounter(rdb redis.UniversalClient) *Counter { return &Counter{rdb: rdb} }
+
+// Get reads key's count (0 when none).
+func (c *Counter) Get(ctx context.Context, key string) (int64, error) {
+	n, err := c.rdb.Get(ctx, keyPrefix+"fp:"+key).Int64()
+	if errors.Is(err, redis.Nil) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, fmt.Errorf("read count: %w", err)
+	}
+	return n, nil
+}
 
 // Incr adds one to key's count and returns the new count.
 func (c *Counter) Incr(ctx context.Context, key string) (int64, error) {

@@ -51,3 +51,17 @@ func (f *Flags) Canceled(ctx context.Context, repo string, issue int) (bool, err
 	}
 	return true, nil
 }
+
+// RefusalWindow is how often one user is told on one issue that they may
+// not command Warden: each reply costs the installation's write limits.
+const RefusalWindow = time.Hour
+
+// FirstRefusal reports whether user has not been refused on the issue
+// within RefusalWindow, and remembers that they now are.
+func (f *Flags) FirstRefusal(ctx context.Context, repo string, issue int, user string) (bool, error) {
+	ok, err := f.rdb.SetNX(ctx, keyPrefix+"refused:"+IssueKey(repo, issue)+":"+user, "1", RefusalWindow).Result()
+	if err != nil {
+		return false, fmt.Errorf("refusal flag %s %s: %w", IssueKey(repo, issue), user, err)
+	}
+	return ok, nil
+}

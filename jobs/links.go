@@ -32,16 +32,23 @@ func (l *Links) BlockOn(ctx context.Context, repo string, blocker, blocked int) 
 	return nil
 }
 
-// Unblock returns (and forgets) the issues that waited for blocker.
+// Unblock returns the issues that wait for blocker. They stay recorded
+// until each is requeued (Unblocked): a failure halfway through strands
+// none of them, the retried task requeues the rest.
 func (l *Links) Unblock(ctx context.Context, repo string, blocker int) ([]int, error) {
 	ids, err := l.rdb.SMembers(ctx, blockedKey(repo, blocker)).Result()
 	if err != nil {
 		return nil, fmt.Errorf("read issues blocked on %s: %w", IssueKey(repo, blocker), err)
 	}
-	if err := l.rdb.Del(ctx, blockedKey(repo, blocker)).Err(); err != nil {
-		return nil, err
-	}
 	return atoi(ids), nil
+}
+
+// Unblocked forgets that blocked waited for blocker, once it is requeued.
+func (l *Links) Unblocked(ctx context.Context, repo string, blocker, blocked int) error {
+	if err := l.rdb.SRem(ctx, blockedKey(repo, blocker), blocked).Err(); err != nil {
+		return fmt.Errorf("forget %s blocked on #%d: %w", IssueKey(repo, blocked), blocker, err)
+	}
+	return nil
 }
 
 // AddChild records a sub-issue of parent.

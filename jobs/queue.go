@@ -50,6 +50,11 @@ func (q *Queue) EnqueueRun(ctx context.Context, p RunPayload, opts ...asynq.Opti
 	if err := q.clearFor(ctx, p); err != nil {
 		return 0, err
 	}
+	// The issue's task may wait under a derived id (a deferral): then it is
+	// the one task of the issue, and this request joins it.
+	if id, _, err := q.aliasState(ctx, p.Repo, p.Issue); err != nil || id != "" {
+		return AlreadyQueued, err
+	}
 	for range 2 {
 		_, err = q.client.EnqueueContext(ctx, task)
 		if !errors.Is(err, asynq.ErrTaskIDConflict) {
@@ -115,31 +120,27 @@ const (
 	CancelRequested              // a running task was flagged; its worker stops it
 )
 
-// Cancel stops the issue's task. The flag is set first so a worker that is
-// about to start (or restart after a crash) sees it; a task still waiting in
-// the queue is deleted outright.
+// Cancel stops the issue's task, under its own id or a derived one (a
+// deferral). The flag is set first so a worker that is about to start (or
+// restart after a crash) sees it; a task still waiting in the queue is
+// deleted outright.
 func (q *Queue) Cancel(ctx context.Context, repo string, issue int) (CancelResult, error) {
 	if err := q.flags.SetCancel(ctx, repo, issue); err != nil {
 		return 0, err
 	}
-	id := RunTaskID(repo, issue)
-	info, err := q.inspector.GetTaskInfo(QueueDefault, id)
-	if errors.Is(err, asynq.ErrTaskNotFound) || errors.Is(err, asynq.ErrQueueNotFound) {
-		return NothingToCancel, nil
-	}
+	ids, err := q.taskIDs(ctx, repo, issue)
 	if err != nil {
-		return 0, fmt.Errorf("inspect task %s: %w", id, err)
+		return 0, err
 	}
-	switch info.State {
-	case asynq.TaskStateActive:
-		return CancelRequested, nil
-	case asynq.TaskStatePending, asynq.TaskStateScheduled, asynq.TaskStateRetry:
-		if err := q.inspector.DeleteTask(QueueDefault, id); err != nil && !errors.Is(err, asynq.ErrTaskNotFound) {
-			return 0, fmt.Errorf("delete queued task %s: %w", id, err)
+	res := NothingToCancel
+	for _, id := range ids {
+		r, err := q.cancelOne(id)
+		if err != nil {
+			return 0, err
 		}
-		return CanceledQueued, nil
+		res = max(res, r)
 	}
-	return NothingToCancel, nil
+	return res, nil
 }
 
 // EnqueuePR queues a PR re-evaluation.
@@ -162,6 +163,23 @@ func (q *Queue) EnqueuePRAfter(ctx context.Context, p PRPayload, d time.Duration
 	}
 	if _, err := q.client.EnqueueContext(ctx, task, asynq.ProcessIn(d)); err != nil {
 		return fmt.Errorf("enqueue pr %s#%d in %s: %w", p.Repo, p.PR, d, err)
+	}
+	return nil
+}
+
+// EnqueuePRAgain queues the PR's evaluation after the one that holds its
+// lease: one waiting evaluation per PR, so a burst of events while one
+// runs coalesces into a single later one (it re-reads everything).
+func (q *Queue) EnqueuePRAgain(ctx context.Context, p PRPayload, d time.Duration) error {
+	task, err := NewPRTask(p)
+	if err != nil {
+		return err
+	}
+	// One id per window of d: the again-task of an earlier window may be
+	// the one running now, and must not swallow this event.
+	id := fmt.Sprintf("pr-again:%s:%d", IssueKey(p.Repo, p.PR), time.Now().UnixNano()/int64(max(d, time.Second)))
+	if _, err := q.client.EnqueueContext(ctx, task, asynq.TaskID(id), asynq.ProcessIn(d)); err != nil && !errors.Is(err, asynq.ErrTaskIDConflict) {
+		return fmt.Errorf("enqueue pr %s#%d again: %w", p.Repo, p.PR, err)
 	}
 	return nil
 }

@@ -185,6 +185,13 @@ func TestLinksAndHistory(t *testing.T) {
 	if len(got) != 2 {
 		t.Fatalf("unblocked %v", got)
 	}
+	// #27 item 7: each stays recorded until it is requeued; a failure
+	// halfway through strands none.
+	_ = l.Unblocked(ctx, "acme/calc", 12, got[0])
+	if again, _ := l.Unblock(ctx, "acme/calc", 12); len(again) != 1 || again[0] != got[1] {
+		t.Fatalf("after one requeue the set holds %v, want [%d]", again, got[1])
+	}
+	_ = l.Unblocked(ctx, "acme/calc", 12, got[1])
 	if again, _ := l.Unblock(ctx, "acme/calc", 12); len(again) != 0 {
 		t.Fatal("unblock twice")
 	}

@@ -1,6 +1,7 @@
 package jobs
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -15,14 +16,20 @@ type ServerOptions struct {
 	Concurrency     int
 	ShutdownTimeout time.Duration
 	Log             *slog.Logger
+	// TaskCheckInterval overrides the idle poll (benchmarks compare); 0
+	// is TaskCheckInterval.
+	TaskCheckInterval time.Duration
 }
 
 // TaskCheckInterval is how long an idle worker waits before it looks for new
-// tasks again (asynq sleeps between half and one and a half of it). asynq's
-// default, 1 s, made a lone label wait about half a second before a worker
-// took it (docs/BENCHMARKS.md, label to Plan); 200 ms costs an idle worker
-// about five dequeue scripts a second on Redis.
-const TaskCheckInterval = 200 * time.Millisecond
+// tasks again (asynq sleeps between half and one and a half of it, in a
+// sleep nothing can cut short, so a task enqueued to an idle worker waits
+// about half an interval). asynq's default, 1 s, made a lone label wait about
+// half a second; 200 ms still left 120 ms of a task's own time in the queue
+// (issue #30). 20 ms puts the median wait near 10 ms for about fifty cheap
+// dequeue scripts a second per idle server on Redis
+// (BenchmarkPickup reports both).
+const TaskCheckInterval = 20 * time.Millisecond
 
 // Server is Warden's worker: two asynq servers in one process, one for
 // pipelines and one for the quick tasks (status updates, PR and closed
@@ -48,7 +55,7 @@ func serverConfig(o ServerOptions, concurrency int, queue string) asynq.Config {
 	return asynq.Config{
 		Concurrency:       concurrency,
 		Queues:            map[string]int{queue: 1},
-		TaskCheckInterval: TaskCheckInterval,
+		TaskCheckInterval: cmp.Or(o.TaskCheckInterval, TaskCheckInterval),
 		// Tasks the fair-share gate sent back come due in about a second;
 		// asynq's default 5 s check would idle a freed slot that long.
 		DelayedTaskCheckInterval: time.Second,

@@ -34,7 +34,8 @@ const (
 // RunPayload names an issue and how to reach its repository. The worker
 // re-reads the issue from GitHub; title and body here are what the webhook saw.
 type RunPayload struct {
-	Repo          string `json:"repo"` // owner/name
+	Repo          string `json:"repo"`              // owner/name
+	RepoID        int64  `json:"repo_id,omitempty"` // GitHub's id: data on disk is the repository's, not the name's
 	Installation  int64  `json:"installation"`
 	Issue         int    `json:"issue"`
 	IssueID       int64  `json:"issue_id,omitempty"`
@@ -125,9 +126,11 @@ type PRPayload struct {
 	Installation int64  `json:"installation"`
 	PR           int    `json:"pr,omitempty"`
 	SHA          string `json:"sha,omitempty"`
-	Action       string `json:"action"` // checks, sync, review, closed, status
+	Action       string `json:"action"` // checks, sync, review, closed, status, retry, dequeued, rules
 	Merged       bool   `json:"merged,omitempty"`
 	Sender       string `json:"sender,omitempty"`
+	// Reason is why the merge queue removed the PR (dequeued).
+	Reason string `json:"reason,omitempty"`
 }
 
 // ClosedPayload names an issue that was closed.

@@ -29,9 +29,15 @@ func (q *Queue) EnqueueUnblocked(ctx context.Context, p RunPayload, blocker int)
 	if err != nil || waiting {
 		return res, err
 	}
+	if _, st, err := q.aliasState(ctx, p.Repo, p.Issue); err != nil || (st != 0 && st != asynq.TaskStateActive) {
+		return res, err // a deferred run still waits and will see the blocker closed
+	}
 	id := fmt.Sprintf("%s:unblocked:%d", RunTaskID(p.Repo, p.Issue), blocker)
 	task, err := NewRunTask(p, asynq.TaskID(id), asynq.ProcessIn(UnblockDelay))
 	if err != nil {
+		return 0, err
+	}
+	if err := q.recordAlias(ctx, p.Repo, p.Issue, id); err != nil {
 		return 0, err
 	}
 	if _, err := q.client.EnqueueContext(ctx, task); err != nil && !errors.Is(err, asynq.ErrTaskIDConflict) {

@@ -106,6 +106,14 @@ func (w *Worker) HandleRun(ctx context.Context, t *asynq.Task) error {
 		return err
 	} else if canceled {
 		log.Info("task canceled before it started")
+		// Nobody else shows it: the router answers "running, asked to stop"
+		// or found nothing waiting (a deferral it could not see).
+		if w.Status != nil {
+			st := StatusPayload{Repo: p.Repo, Installation: p.Installation, Issue: p.Issue, Mode: p.Mode, State: "canceled"}
+			if err := w.Status.PostStatus(context.WithoutCancel(ctx), st); err != nil {
+				return fmt.Errorf("show cancel of %s: %w", p.Key(), err) // retried: the flag is still set
+			}
+		}
 		return fmt.Errorf("%s canceled: %w", p.Key(), asynq.RevokeTask)
 	}
 	if paused, err := w.Flags.Paused(ctx, p.Installation); err != nil {
@@ -195,6 +203,9 @@ func (w *Worker) deferRun(ctx context.Context, p RunPayload, d time.Duration) er
 	task, err := NewRunTask(p, asynq.TaskID(id), asynq.ProcessIn(d))
 	if err != nil {
 		return err
+	}
+	if err := w.Queue.recordAlias(ctx, p.Repo, p.Issue, id); err != nil {
+		return err // before the enqueue: a deferred task is never invisible to cancel
 	}
 	if _, err := w.Queue.client.EnqueueContext(ctx, task); err != nil && !errors.Is(err, asynq.ErrTaskIDConflict) {
 		return fmt.Errorf("defer %s: %w", p.Key(), err)

@@ -19,6 +19,7 @@ func (l *Lifecycle) approval(ctx context.Context, c *github.Client, x *pr, log *
 	if err != nil {
 		return err
 	}
+	l.evolutionRulesNote(ctx, c, x, log)
 	if by == "" {
 		return l.setStatus(ctx, c, x, "pending", "awaiting maintainer approval")
 	}
@@ -76,4 +77,21 @@ func allReviews(ctx context.Context, c *github.Client, x *pr) ([]*github.PullReq
 		}
 	}
 	return out, nil
+}
+
+// evolutionRulesNote says on the issue when the base branch's rules ask for
+// more than the one writer's approval warden/mode waits for: a maintainer
+// merges an evolution PR, and should not wonder why GitHub still blocks it.
+// Best effort: the approval status does not depend on it.
+func (l *Lifecycle) evolutionRulesNote(ctx context.Context, c *github.Client, x *pr, log *slog.Logger) {
+	rules, err := l.readRules(ctx, c, x)
+	if err != nil {
+		log.Warn("branch rules not read; the status comment says nothing of them", "err", err)
+		return
+	}
+	if note := rulesNote(x, rules); note != "" {
+		if err := l.mergeNote(ctx, c, x, note); err != nil {
+			log.Warn("rules note not written", "err", err)
+		}
+	}
 }

@@ -23,6 +23,9 @@ func (l *Lifecycle) IssueClosed(ctx context.Context, p jobs.ClosedPayload) error
 		if err := l.requeue(ctx, c, p, n); err != nil {
 			return err
 		}
+		if err := l.Links.Unblocked(ctx, p.Repo, p.Issue, n); err != nil {
+			return err
+		}
 	}
 	parent, err := l.Links.Parent(ctx, p.Repo, p.Issue)
 	if err != nil || parent == 0 {

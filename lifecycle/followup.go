@@ -50,6 +50,19 @@ func (l *Lifecycle) queueCIFix(ctx context.Context, c *github.Client, x *pr, rep
 	return err
 }
 
+// ensureFollowup queues a follow-up for the PR (idempotent: one queued or
+// running takes the feedback along), from what the PR itself says of its
+// repository: no extra read.
+func (l *Lifecycle) ensureFollowup(ctx context.Context, x *pr) error {
+	repo := x.GetBase().GetRepo()
+	if repo == nil || repo.GetCloneURL() == "" {
+		return nil // an older payload: the next feedback event queues it
+	}
+	_, err := l.Queue.EnqueueRun(ctx, jobs.RunPayload{Repo: x.owner + "/" + x.name, Installation: x.installation, Issue: x.issue,
+		Mode: x.mode, CloneURL: repo.GetCloneURL(), DefaultBranch: repo.GetDefaultBranch(), Reason: jobs.ReasonFollowup, PR: x.GetNumber()})
+	return err
+}
+
 // branchWork is what Warden does to its PR's branch before judging it:
 // nothing while a human holds it (stop), and a conflict update when GitHub
 // reports the PR unmergeable (stop: no merge until the update is pushed
@@ -66,16 +79,24 @@ func (l *Lifecycle) branchWork(ctx context.Context, c *github.Client, x *pr, log
 		if err == nil {
 			err = l.Followups.Skipped(ctx, x.owner+"/"+x.name, x.GetNumber())
 		}
+		if err == nil { // feedback whose enqueue failed gets its follow-up now
+			err = l.ensureFollowup(ctx, x)
+		}
 		return true, err
 	}
 	if x.Mergeable == nil || *x.Mergeable {
-		return false, nil
+		return false, nil // null is not computed yet, not a conflict: maybeMerge waits for it
 	}
 	full := x.owner + "/" + x.name
 	it := followup.Item{Kind: followup.KindConflict, SHA: x.GetHead().GetSHA(), Body: "GitHub reports a conflict with the base."}
 	added, err := l.Followups.Add(ctx, full, x.GetNumber(), it)
-	if err != nil || !added {
+	if err != nil {
 		return true, err
+	}
+	if !added { // pending still: queue again (idempotent), the first may have failed
+		if n, err := l.Followups.Pending(ctx, full, x.GetNumber()); err != nil || n == 0 {
+			return true, err
+		}
 	}
 	log.Info("PR conflicts with its base; queuing an update of the branch")
 	repo, _, err := c.Repositories.Get(ctx, x.owner, x.name)

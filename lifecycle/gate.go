@@ -27,6 +27,11 @@ const maxPages = 50
 const noCI = "no CI has reported on this head: Warden merges only after at least one check run or commit status " +
 	"other than its own has passed, so this PR waits for a maintainer (or for CI to report)"
 
+// onlySkipped is why a head whose only other checks were skipped or neutral
+// waits: nothing ran the code, so it is not CI.
+const onlySkipped = "no check other than Warden's has concluded success on this head (skipped or neutral alone is not CI), " +
+	"so this PR waits for CI to pass (or for a maintainer)"
+
 // headCI is everything GitHub knows about a head's CI, read across every page.
 type headCI struct {
 	suites   []*github.CheckSuite
@@ -85,7 +90,7 @@ func readCI(ctx context.Context, c *github.Client, owner, name, sha string) (hea
 // is red; anything still running, or no check but Warden's own, is
 // waiting; only then green. Runs come first: they name what failed.
 func (ci headCI) judge(bot string) (verdict, string) {
-	v, why, others := green, "", 0
+	v, why, others, passed := green, "", 0, 0
 	wait := func(w string) {
 		if v == green {
 			v, why = waiting, w
@@ -101,6 +106,8 @@ func (ci headCI) judge(bot string) (verdict, string) {
 			wait(r.GetName() + " is " + r.GetStatus())
 		case !okConclusion(r.GetConclusion()):
 			return red, fmt.Sprintf("check run %q concluded %s", r.GetName(), r.GetConclusion())
+		case r.GetConclusion() == "success":
+			passed++
 		}
 	}
 	for _, s := range ci.statuses {
@@ -110,6 +117,7 @@ func (ci headCI) judge(bot string) (verdict, string) {
 		others++
 		switch s.GetState() {
 		case "success":
+			passed++
 		case "failure", "error":
 			return red, fmt.Sprintf("status %q is %s: %s", s.GetContext(), s.GetState(), s.GetDescription())
 		default:
@@ -130,17 +138,49 @@ func (ci headCI) judge(bot string) (verdict, string) {
 	if others == 0 {
 		return waiting, noCI
 	}
+	if v == green && passed == 0 {
+		return waiting, onlySkipped
+	}
 	return v, why
 }
 
+// contexts maps every check run name and status context on the head,
+// Warden's own included (a rule may require warden/mode), to the state a
+// required check has: success (neutral and skipped pass, as on GitHub),
+// pending or failure.
+func (ci headCI) contexts() map[string]string {
+	out := map[string]string{}
+	for _, r := range ci.runs {
+		switch {
+		case r.GetStatus() != "completed":
+			out[r.GetName()] = "pending"
+		case okConclusion(r.GetConclusion()):
+			out[r.GetName()] = "success"
+		default:
+			out[r.GetName()] = "failure"
+		}
+	}
+	for _, s := range ci.statuses {
+		switch s.GetState() {
+		case "success":
+			out[s.GetContext()] = "success"
+		case "failure", "error":
+			out[s.GetContext()] = "failure"
+		default:
+			out[s.GetContext()] = "pending"
+		}
+	}
+	return out
+}
+
 // headChecks reads and judges the CI of x's head.
-func headChecks(ctx context.Context, c *github.Client, x *pr, bot string) (verdict, string, error) {
+func headChecks(ctx context.Context, c *github.Client, x *pr, bot string) (verdict, string, headCI, error) {
 	ci, err := readCI(ctx, c, x.owner, x.name, x.GetHead().GetSHA())
 	if err != nil {
-		return waiting, "", err
+		return waiting, "", ci, err
 	}
 	v, why := ci.judge(bot)
-	return v, why, nil
+	return v, why, ci, nil
 }
 
 func okConclusion(c string) bool { return c == "success" || c == "neutral" || c == "skipped" }

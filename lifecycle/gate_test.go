@@ -32,6 +32,11 @@ func TestMergeGate(t *testing.T) {
 			g.status("warden/mode", "success", gateBot)
 		}},
 		{name: "zero CI", note: "no CI has reported on this head"},
+		{name: "only skipped and neutral checks", note: "skipped or neutral alone is not CI", setup: func(g *gateGH) {
+			g.run("deploy", "completed", "skipped")
+			g.run("lint", "completed", "neutral")
+			g.suite("completed", "success")
+		}},
 		{name: "only Warden's own status", note: "no CI has reported on this head", setup: func(g *gateGH) {
 			g.status("warden/mode", "success", gateBot)
 		}},

@@ -53,6 +53,7 @@ type gateGH struct {
 	mu       sync.Mutex
 	merged   bool
 	comments []string
+	rules    gateRules
 	paths    []string
 }
 
@@ -64,6 +65,7 @@ func newGateGH(t *testing.T) *gateGH {
 	pr["head"].(map[string]any)["ref"], pr["head"].(map[string]any)["sha"] = "warden/7-fix-add", gateHead
 	pr["base"].(map[string]any)["ref"] = "main"
 	pr["body"] = "Fixes #7\n\n<!-- warden:pr {\"issue\":7,\"mode\":\"maintenance\"} -->"
+	pr["mergeable"] = true // the fixture's push event predates GitHub's computation; a GET has it
 	g.pull = pr
 	g.srv = httptest.NewServer(http.HandlerFunc(g.serve))
 	t.Cleanup(g.srv.Close)
@@ -136,6 +138,9 @@ func (g *gateGH) serve(w http.ResponseWriter, r *http.Request) {
 	path := strings.TrimPrefix(r.URL.Path, "/repos/"+gateRepo)
 	g.paths = append(g.paths, r.Method+" "+path)
 	commit := "/commits/" + url.PathEscape(gateHead)
+	if g.serveRules(w, r, path) {
+		return
+	}
 	switch {
 	case r.Method == "GET" && path == "/pulls":
 		var open []any
@@ -158,6 +163,9 @@ func (g *gateGH) serve(w http.ResponseWriter, r *http.Request) {
 	case r.Method == "POST" && path == "/statuses/"+gateHead:
 		writeGate(w, 201, map[string]any{"id": 1})
 	case r.Method == "PUT" && path == "/pulls/3/merge":
+		if g.refuseMerge(w, r) {
+			return
+		}
 		g.merged = true
 		writeGate(w, 200, map[string]any{"merged": true, "sha": gateHead})
 	case r.Method == "GET" && path == fmt.Sprintf("/issues/%d", gateIssue):

@@ -6,14 +6,13 @@ package lifecycle
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"log/slog"
-	"regexp"
 	"strconv"
 	"strings"
 
 	"github.com/google/go-github/v60/github"
+	"github.com/warden-bot/warden/branchrules"
 	"github.com/warden-bot/warden/comments"
 	"github.com/warden-bot/warden/followup"
 	"github.com/warden-bot/warden/jobs"
@@ -28,6 +27,7 @@ type App interface {
 
 type counter interface {
 	Incr(ctx context.Context, key string) (int64, error)
+	Get(ctx context.Context, key string) (int64, error)
 }
 
 // Lifecycle implements jobs.Lifecycle.
@@ -43,6 +43,10 @@ type Lifecycle struct {
 	MaxCheckFixes int
 	// Followups holds feedback and branch holds for follow-ups; may be nil.
 	Followups *followup.Store
+	// Locks holds the per-PR lease (lease.go); nil evaluates unleased.
+	Locks *jobs.Locks
+	// Rules caches each repository's branch rules; nil reads them every time.
+	Rules *branchrules.Reader
 }
 
 // pr is a Warden pull request as re-read from the API.
@@ -53,8 +57,6 @@ type pr struct {
 	mode         string
 	installation int64
 }
-
-var markerRE = regexp.MustCompile(`<!-- ([a-z0-9-]+):pr (\{[^>]*\}) -->`)
 
 // wardenPR re-reads a PR and returns it when Warden opened it: authored by
 // the bot and carrying the marker. Anything else is not Warden's to act on.
@@ -71,18 +73,19 @@ func (l *Lifecycle) wardenPR(ctx context.Context, c *github.Client, repo string,
 	if got.GetUser().GetLogin() != bot {
 		return nil, nil
 	}
-	m := markerRE.FindStringSubmatch(got.GetBody())
-	if m == nil || m[1] != l.Prefix {
+	// One reader of the marker for every consumer (followup.Marker): the
+	// last marker, the one Warden wrote, never a copy in the model's text.
+	issue, mode, ok := followup.Marker(l.Prefix, got.GetBody())
+	if !ok {
 		return nil, nil
 	}
-	var mk struct {
-		Issue int    `json:"issue"`
-		Mode  string `json:"mode"`
-	}
-	if json.Unmarshal([]byte(m[2]), &mk) != nil || mk.Issue <= 0 {
+	// The head branch is Warden's own too (warden/<issue>-…): a marker
+	// naming another issue is not the one Warden wrote.
+	if !strings.HasPrefix(got.GetHead().GetRef(), fmt.Sprintf("%s/%d-", l.Prefix, issue)) {
+		l.Log.Warn("PR marker disagrees with its branch; not acted on", "repo", repo, "pr", n, "issue", issue, "branch", got.GetHead().GetRef(), "audit", true)
 		return nil, nil
 	}
-	return &pr{PullRequest: got, owner: owner, name: name, issue: mk.Issue, mode: mk.Mode}, nil
+	return &pr{PullRequest: got, owner: owner, name: name, issue: issue, mode: mode}, nil
 }
 
 // prsFor lists the PRs to evaluate for a payload: the named one, or the open
@@ -100,7 +103,8 @@ func (l *Lifecycle) prsFor(ctx context.Context, c *github.Client, p jobs.PRPaylo
 			return nil, fmt.Errorf("list PRs %s: %w", p.Repo, err)
 		}
 		for _, x := range list {
-			if x.GetHead().GetSHA() == p.SHA && strings.HasPrefix(x.GetHead().GetRef(), l.Prefix+"/") {
+			// A rules change names no head: every open Warden PR is looked at again.
+			if (x.GetHead().GetSHA() == p.SHA || p.Action == "rules") && strings.HasPrefix(x.GetHead().GetRef(), l.Prefix+"/") {
 				out = append(out, x.GetNumber())
 			}
 		}

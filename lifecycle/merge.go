@@ -2,10 +2,10 @@ package lifecycle
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
+	"strings"
 
 	"github.com/google/go-github/v60/github"
 	"github.com/warden-bot/warden/comments"
@@ -13,8 +13,10 @@ import (
 	"github.com/warden-bot/warden/pipeline"
 )
 
-// maybeMerge squash-merges a maintenance PR whose head is green, passing the
-// head SHA so a push that raced the check cannot be merged unchecked.
+// maybeMerge merges a maintenance PR whose head is green and whose base
+// branch's rules are met, through the merge queue where the rules require
+// one, passing the head SHA so a push that raced the check cannot be merged
+// unchecked. Whatever holds it back is said in the issue's status comment.
 func (l *Lifecycle) maybeMerge(ctx context.Context, c *github.Client, x *pr, log *slog.Logger) error {
 	cfg, err := repoConfig(ctx, c, x)
 	if err != nil {
@@ -22,13 +24,13 @@ func (l *Lifecycle) maybeMerge(ctx context.Context, c *github.Client, x *pr, log
 	}
 	if !cfg.Policy(modes.Maintenance).AutoMerge {
 		log.Info("auto_merge is off; leaving the PR for a maintainer")
-		return nil
+		return l.mergeNote(ctx, c, x, fmt.Sprintf("PR #%d is left for a maintainer to merge: `maintenance.auto_merge` is off in .github/warden.yml.", x.GetNumber()))
 	}
 	bot, err := l.App.BotLogin(ctx)
 	if err != nil {
 		return err
 	}
-	v, why, err := headChecks(ctx, c, x, bot)
+	v, why, ci, err := headChecks(ctx, c, x, bot)
 	if err != nil {
 		return err
 	}
@@ -39,22 +41,46 @@ func (l *Lifecycle) maybeMerge(ctx context.Context, c *github.Client, x *pr, log
 		// is visible on the issue, not only in the log.
 		return l.mergeNote(ctx, c, x, fmt.Sprintf("PR #%d is not merged yet: %s.", x.GetNumber(), why))
 	case red:
+		if cfg.Flaky.Merge && l.flakyMerge(ctx, c, x, bot, log) {
+			break
+		}
 		if err := l.mergeNote(ctx, c, x, fmt.Sprintf("PR #%d is not merged: %s.", x.GetNumber(), why)); err != nil {
 			log.Warn("merge note not written", "err", err)
 		}
 		return l.checksFailed(ctx, c, x, why, log)
 	}
-	_, _, err = c.PullRequests.Merge(ctx, x.owner, x.name, x.GetNumber(), "", &github.PullRequestOptions{MergeMethod: "squash", SHA: x.GetHead().GetSHA()})
-	var er *github.ErrorResponse
-	if errors.As(err, &er) && er.Response != nil && (er.Response.StatusCode == http.StatusMethodNotAllowed || er.Response.StatusCode == http.StatusConflict) {
-		// A conflict or a new head: the next event starts the wait again.
-		log.Info("PR not mergeable now; waiting for the next event", "err", err)
-		return nil
-	}
+	rules, err := l.readRules(ctx, c, x)
 	if err != nil {
-		return fmt.Errorf("merge %s/%s#%d: %w", x.owner, x.name, x.GetNumber(), err)
+		// Fail closed, visibly: merging without the rules could pass them by.
+		if nerr := l.mergeNote(ctx, c, x, fmt.Sprintf("PR #%d is not merged yet: Warden could not read the base branch's rules, and does not merge without them (it tries again).", x.GetNumber())); nerr != nil {
+			log.Warn("merge note not written", "err", nerr)
+		}
+		return err
 	}
-	log.Info("maintenance PR merged", "sha", x.GetHead().GetSHA())
+	head, err := l.headFacts(ctx, c, x, ci, rules, bot)
+	if err != nil {
+		return err
+	}
+	if waits := rules.Waits(head, cfg.MergeMethod, enterprise(c)); len(waits) > 0 {
+		// No merge call while a rule is unmet: GitHub would refuse it.
+		log.Info("the branch's rules are not met yet", "waits", waits)
+		return l.mergeNote(ctx, c, x, fmt.Sprintf("PR #%d is not merged yet. The branch's rules say: %s", x.GetNumber(), strings.Join(waits, " ")))
+	}
+	if x.Mergeable == nil {
+		return l.mergeableUnknown(ctx, c, x, log) // refusal.go
+	}
+	if ok, err := l.mergeGuard(ctx, x, log); !ok || err != nil {
+		return err // read again under the PR's lease, just before the call (lease.go)
+	}
+	if rules.MergeQueue {
+		return l.enqueue(ctx, c, x, rules, log)
+	}
+	return l.merge(ctx, c, x, rules, cfg.MergeMethod, log)
+}
+
+// merged settles the issue of a PR Warden just merged.
+func (l *Lifecycle) merged(ctx context.Context, c *github.Client, x *pr, method string, log *slog.Logger) error {
+	log.Info("maintenance PR merged", "sha", x.GetHead().GetSHA(), "method", method)
 	h, err := l.issueHost(ctx, c, x)
 	if err != nil {
 		return err
@@ -66,17 +92,35 @@ func (l *Lifecycle) maybeMerge(ctx context.Context, c *github.Client, x *pr, log
 }
 
 // checksFailed tells the issue once per head and, within the fix budget,
-// queues a fix attempt that updates the same branch and PR.
+// queues a fix attempt that updates the same branch and PR. The counts are
+// written after the effects (under the PR's lease): a retry after a
+// transient error reports and queues what the first try did not.
 func (l *Lifecycle) checksFailed(ctx context.Context, c *github.Client, x *pr, why string, log *slog.Logger) error {
 	sha := x.GetHead().GetSHA()
-	n, err := l.Counter.Incr(ctx, fmt.Sprintf("%s/%s#%d:checks:%s", x.owner, x.name, x.issue, sha))
-	if err != nil || n > 1 {
+	reported := fmt.Sprintf("%s/%s#%d:checks:%s", x.owner, x.name, x.issue, sha)
+	if n, err := l.Counter.Get(ctx, reported); err != nil || n > 0 {
 		return err // this head's failure was reported already
 	}
-	fixes, err := l.Counter.Incr(ctx, fmt.Sprintf("%s/%s#%d:check-fixes", x.owner, x.name, x.issue))
+	fixKey := fmt.Sprintf("%s/%s#%d:check-fixes", x.owner, x.name, x.issue)
+	fixes, err := l.Counter.Get(ctx, fixKey)
 	if err != nil {
 		return err
 	}
+	fixes++
+	if err := l.reportChecks(ctx, c, x, why, fixes, log); err != nil {
+		return err
+	}
+	if _, err := l.Counter.Incr(ctx, fixKey); err != nil {
+		return err
+	}
+	_, err = l.Counter.Incr(ctx, reported)
+	return err
+}
+
+// reportChecks answers a red head: a fix attempt within the budget, an
+// escalation after it.
+func (l *Lifecycle) reportChecks(ctx context.Context, c *github.Client, x *pr, why string, fixes int64, log *slog.Logger) error {
+	sha := x.GetHead().GetSHA()
 	h, err := l.issueHost(ctx, c, x)
 	if err != nil {
 		return err
@@ -90,14 +134,14 @@ func (l *Lifecycle) checksFailed(ctx context.Context, c *github.Client, x *pr, w
 		return h.State(ctx, pipeline.StateEscalated)
 	}
 	log.Info("checks failed; queuing a fix attempt", "why", why)
-	if err := h.Poster.Reply(ctx, x.owner, x.name, x.issue, msg+fmt.Sprintf(" Warden queued fix attempt %d of %d on the same branch.", fixes, l.MaxCheckFixes)); err != nil {
-		return err
-	}
 	repo, _, err := c.Repositories.Get(ctx, x.owner, x.name)
 	if err != nil {
 		return fmt.Errorf("get repo %s/%s: %w", x.owner, x.name, err)
 	}
-	return l.queueCIFix(ctx, c, x, repo)
+	if err := l.queueCIFix(ctx, c, x, repo); err != nil { // queued first: a lost reply is retried, a lost fix is not seen
+		return err
+	}
+	return h.Poster.Reply(ctx, x.owner, x.name, x.issue, msg+fmt.Sprintf(" Warden queued fix attempt %d of %d on the same branch.", fixes, l.MaxCheckFixes))
 }
 
 // repoConfig reads .github/warden.yml from the default branch; a missing

@@ -13,26 +13,35 @@ import (
 // PR re-evaluates the Warden PRs a payload points at.
 func (l *Lifecycle) PR(ctx context.Context, p jobs.PRPayload) error {
 	c := l.App.Client(p.Installation)
+	if p.Action == "rules" && l.Rules != nil {
+		l.Rules.Invalidate(p.Repo) // the rules changed: read them again
+	}
 	nums, err := l.prsFor(ctx, c, p)
 	if err != nil {
 		return err
 	}
 	for _, n := range nums {
-		x, err := l.wardenPR(ctx, c, p.Repo, n)
-		if err != nil {
+		// Under the PR's lease from the first read: one evaluation at a time.
+		if err := l.leased(ctx, p, n, func() error { return l.evaluateOne(ctx, c, p, n) }); err != nil {
 			return err
 		}
-		if x == nil {
-			continue
-		}
-		x.installation = p.Installation
-		if stale(p, x) {
-			l.Log.Info("check event for an old head; ignored", "repo", p.Repo, "pr", n, "sha", p.SHA, "head", x.GetHead().GetSHA())
-			continue
-		}
-		if err := l.evaluate(ctx, c, x, p); err != nil {
-			return fmt.Errorf("evaluate %s#%d: %w", p.Repo, n, err)
-		}
+	}
+	return nil
+}
+
+// evaluateOne re-reads PR n and evaluates it when it is Warden's.
+func (l *Lifecycle) evaluateOne(ctx context.Context, c *github.Client, p jobs.PRPayload, n int) error {
+	x, err := l.wardenPR(ctx, c, p.Repo, n)
+	if err != nil || x == nil {
+		return err
+	}
+	x.installation = p.Installation
+	if stale(p, x) {
+		l.Log.Info("check event for an old head; ignored", "repo", p.Repo, "pr", n, "sha", p.SHA, "head", x.GetHead().GetSHA())
+		return nil
+	}
+	if err := l.evaluate(ctx, c, x, p); err != nil {
+		return fmt.Errorf("evaluate %s#%d: %w", p.Repo, n, err)
 	}
 	return nil
 }
@@ -40,7 +49,7 @@ func (l *Lifecycle) PR(ctx context.Context, p jobs.PRPayload) error {
 // stale reports a check or status event about a head the PR has left: only
 // the current head's CI may merge it.
 func stale(p jobs.PRPayload, x *pr) bool {
-	return (p.Action == "checks" || p.Action == "status") && p.SHA != "" && p.SHA != x.GetHead().GetSHA()
+	return (p.Action == "checks" || p.Action == "status" || p.Action == "dequeued" || p.Action == "retry") && p.SHA != "" && p.SHA != x.GetHead().GetSHA()
 }
 
 func (l *Lifecycle) evaluate(ctx context.Context, c *github.Client, x *pr, p jobs.PRPayload) error {
@@ -61,6 +70,9 @@ func (l *Lifecycle) evaluate(ctx context.Context, c *github.Client, x *pr, p job
 	}
 	if stop {
 		return nil
+	}
+	if p.Action == "dequeued" {
+		return l.dequeued(ctx, c, x, p.Reason, log)
 	}
 	// A maintenance PR carries warden/mode success; anyone else's value is overwritten.
 	if p.Action == "status" || p.Action == "sync" {
@@ -87,6 +99,11 @@ func (l *Lifecycle) closed(ctx context.Context, c *github.Client, x *pr, log *sl
 	h, err := l.issueHost(ctx, c, x)
 	if err != nil {
 		return err
+	}
+	if l.Followups != nil { // the PR's feedback, hold and in-flight record end with it
+		if err := l.Followups.Forget(ctx, x.owner+"/"+x.name, x.GetNumber()); err != nil {
+			return err
+		}
 	}
 	if x.GetMerged() {
 		log.Info("PR merged; issue completed")

@@ -16,6 +16,7 @@ import (
 	"github.com/warden-bot/warden/outcome"
 	"github.com/warden-bot/warden/pipeline"
 	"github.com/warden-bot/warden/sandbox"
+	"github.com/warden-bot/warden/sandbox/image"
 	"github.com/warden-bot/warden/workspace"
 )
 
@@ -46,6 +47,10 @@ func Parse(args []string, stderr io.Writer) (Args, []string, error) {
 	var own, rest []string
 	for i := 0; i < len(args); i++ {
 		name := strings.TrimLeft(strings.SplitN(args[i], "=", 2)[0], "-")
+		if name == "help" || name == "h" { // run's own usage, not the settings'
+			own = append(own, args[i])
+			continue
+		}
 		if fs.Lookup(name) == nil {
 			rest = append(rest, args[i])
 			if !strings.Contains(args[i], "=") && i+1 < len(args) {
@@ -97,7 +102,10 @@ func Run(ctx context.Context, la Args, newSession Sessions, prefix string, log *
 	if err != nil {
 		return outcome.Record{}, "", err
 	}
-	p := &pipeline.Pipeline{Workspace: ws, NewSession: newSession, NewTaskSession: la.TaskSessions, Prefix: prefix, Log: log}
+	// A repository's own image (warden.yml, devcontainer.json) is pulled into
+	// the throwaway directory too: bot run runs commands where serve would.
+	p := &pipeline.Pipeline{Workspace: ws, NewSession: newSession, NewTaskSession: la.TaskSessions, Prefix: prefix, Log: log,
+		Images: &image.Store{Dir: filepath.Join(data, "images"), Log: log}}
 	host := &pipeline.LocalHost{Title: la.Title, Body: la.Body, RepoURL: "file://" + repo, Progress: progress}
 	t := pipeline.Task{Repo: "local/" + filepath.Base(repo), Issue: la.Issue, Mode: la.Mode, CloneURL: "file://" + repo, DefaultBranch: base, Attempt: 1}
 	p.Attempt(ctx, host, t)

@@ -114,7 +114,7 @@ func TestProxyAddsRealKeyMetersAndRefuses(t *testing.T) {
 	l := ledger(t)
 	var refused error
 	p := &Proxy{Upstream: u, API: "anthropic", APIKey: "REAL-KEY", Ledger: l,
-		Scope: Scope{Repo: "o/r", Issue: 3, TaskLimit: 0.01},
+		Scope: Scope{Repo: "o/r", Issue: 3, TaskLimit: 0.0125}, // two calls' maximum, not three
 		Price: func(string, int, int) float64 { return 0.006 }, OnRefuse: func(err error) { refused = err }}
 	sock := filepath.Join(t.TempDir(), "model.sock")
 	stop, err := p.Serve(context.Background(), sock)

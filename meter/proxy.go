@@ -53,21 +53,45 @@ func (p *Proxy) SeenKeys() []string {
 	return out
 }
 
+// ServeHTTP forwards one generation call. It fails closed: any other path
+// is refused; the call's maximum cost is reserved on the ledger before it
+// starts (so parallel calls cannot pass a cap together) and settled at its
+// real cost after; a successful reply whose usage cannot be read is charged
+// the maximum.
 func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	p.note(r)
-	if err := p.Ledger.Check(r.Context(), p.Scope); err != nil {
+	if !allowedCall(p.API, r) {
+		p.log().Warn("model call refused: not a generation endpoint", "task", p.Scope.Task(), "method", r.Method, "path", r.URL.Path)
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusForbidden)
+		fmt.Fprintf(w, `{"type":"error","error":{"type":"permission_error","message":%q}}`, "Warden: only model generation calls are forwarded, not "+r.Method+" "+r.URL.Path)
+		return
+	}
+	b, err := readBounds(r)
+	if err != nil {
+		http.Error(w, `{"type":"error","error":{"type":"invalid_request_error","message":"unreadable request"}}`, http.StatusBadRequest)
+		return
+	}
+	reserved := p.price(b.Model, b.Input, b.Output)
+	if err := p.Ledger.Reserve(r.Context(), p.Scope, reserved); err != nil {
 		p.refuse(w, err)
 		return
 	}
+	settled := false
 	rp := &httputil.ReverseProxy{
 		Rewrite:        p.rewrite,
 		FlushInterval:  -1, // streamed replies reach the agent as they come
-		ModifyResponse: p.meter,
+		ModifyResponse: func(res *http.Response) error { settled = true; return p.meter(res, reserved) },
 		ErrorHandler: func(w http.ResponseWriter, r *http.Request, err error) {
 			p.log().Warn("model endpoint unreachable through the proxy", "err", err)
 			http.Error(w, `{"type":"error","error":{"type":"api_error","message":"model endpoint unreachable"}}`, http.StatusBadGateway)
 		},
 	}
+	defer func() {
+		if !settled { // no reply: nothing was generated, the reservation goes back
+			p.settle(context.WithoutCancel(r.Context()), reserved, 0)
+		}
+	}()
 	if p.Client != nil {
 		rp.Transport = p.Client.Transport
 	}
@@ -95,6 +119,9 @@ func (p *Proxy) rewrite(pr *httputil.ProxyRequest) {
 	for _, h := range []string{"X-Api-Key", "Authorization", "Cookie", "Proxy-Authorization"} {
 		pr.Out.Header.Del(h)
 	}
+	// The usage is read from the reply as it passes: it must come back
+	// uncompressed. (A reply compressed anyway is charged its maximum.)
+	pr.Out.Header.Set("Accept-Encoding", "identity")
 	if p.API == "anthropic" {
 		pr.Out.Header.Set("X-Api-Key", p.APIKey)
 	} else {
@@ -102,16 +129,21 @@ func (p *Proxy) rewrite(pr *httputil.ProxyRequest) {
 	}
 }
 
-func (p *Proxy) meter(res *http.Response) error {
+func (p *Proxy) meter(res *http.Response, reserved float64) error {
 	ctx := context.WithoutCancel(res.Request.Context())
+	readable := identity(res.Header)
+	ok := res.StatusCode >= 200 && res.StatusCode < 300
 	res.Body = newTap(res.Body, res.Header.Get("Content-Type"), func(u Usage) {
 		usd := 0.0
-		if p.Price != nil && (u.InputTokens > 0 || u.OutputTokens > 0) {
-			usd = p.Price(u.Model, u.InputTokens, u.OutputTokens)
+		switch {
+		case readable && (u.InputTokens > 0 || u.OutputTokens > 0):
+			usd = p.price(u.Model, u.InputTokens, u.OutputTokens)
+		case ok: // a reply was generated but its cost cannot be read
+			usd = reserved
+			p.log().Warn("model call charged its maximum: no readable usage", "task", p.Scope.Task(),
+				"content_encoding", res.Header.Get("Content-Encoding"), "usd", usd)
 		}
-		if _, err := p.Ledger.Charge(ctx, p.Scope, usd); err != nil {
-			p.log().Error("model spend not charged", "task", p.Scope.Task(), "usd", usd, "err", err)
-		}
+		p.settle(ctx, reserved, usd)
 		p.log().Debug("model call metered", "task", p.Scope.Task(), "model", u.Model, "input_tokens", u.InputTokens, "output_tokens", u.OutputTokens, "cost_usd", usd)
 		if p.OnCall != nil {
 			p.OnCall(u, usd)
@@ -135,6 +167,19 @@ func (p *Proxy) refuse(w http.ResponseWriter, err error) {
 	fmt.Fprintf(w, `{"type":"error","error":{"type":"invalid_request_error","code":"budget_exhausted","message":%q}}`, "Warden: "+err.Error())
 	if first && p.OnRefuse != nil {
 		p.OnRefuse(err)
+	}
+}
+
+func (p *Proxy) price(model string, in, out int) float64 {
+	if p.Price == nil {
+		return 0
+	}
+	return p.Price(model, in, out)
+}
+
+func (p *Proxy) settle(ctx context.Context, reserved, actual float64) {
+	if err := p.Ledger.Settle(ctx, p.Scope, reserved, actual); err != nil {
+		p.log().Error("model spend not settled", "task", p.Scope.Task(), "reserved", reserved, "usd", actual, "err", err)
 	}
 }
 

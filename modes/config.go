@@ -31,10 +31,11 @@ func ModeFromLabel(prefix, label string) (Mode, bool) {
 
 // Config is `.github/warden.yml` (CONTRACT §9). Field tags are the keys.
 type Config struct {
-	Test           string            `yaml:"test"`
+	Image          string            `yaml:"image"` // CONTRACT §12: the OCI image commands and agents run in
+	Test           string            `yaml:"test"`  // empty: inferred from the repository (package toolchain)
 	Security       string            `yaml:"security"`
 	Setup          string            `yaml:"setup"`   // CONTRACT §11: with network, before any model edit
-	Network        bool              `yaml:"network"` // test and security commands may reach the network
+	Network        Network           `yaml:"network"` // test and security commands may reach the network, through the egress proxy
 	ProtectedPaths []string          `yaml:"protected_paths"`
 	Unprotect      []string          `yaml:"unprotect"`
 	Maintenance    ModeLimits        `yaml:"maintenance"`
@@ -50,6 +51,20 @@ type Config struct {
 	MaxDeferrals   int               `yaml:"max_deferrals"`
 	ContextTokens  int               `yaml:"context_tokens"` // the planner's repository-context budget
 	Followups      Followups         `yaml:"followups"`
+	// MergeMethod is squash, merge or rebase; empty: the first of those the
+	// repository and its rules allow (CONTRACT §12).
+	MergeMethod string `yaml:"merge_method"`
+	// Baseline runs the test command on the base commit too, so failures
+	// already there and flaky tests are not the change's (default on).
+	Baseline bool  `yaml:"baseline"`
+	Flaky    Flaky `yaml:"flaky"`
+}
+
+// Flaky is what Warden may do about tests it found flaky.
+type Flaky struct {
+	// Merge lets the maintenance merge go ahead when the PR's own CI failed
+	// only on tests an attempt marked flaky (default off: red is red).
+	Merge bool `yaml:"merge"`
 }
 
 // Followups bounds follow-up attempts (review feedback, CI fixes, conflict
@@ -102,10 +117,11 @@ var AlwaysProtected = []string{".github/**", ".github/workflows/**", ".github/wa
 // TestGlobs are the paths evolution's allow_test_changes opens up.
 var TestGlobs = []string{"**/*_test.go", "test/**", "tests/**", "testdata/**", "**/testdata/**"}
 
-// Default is the contract's example file.
+// Default is the contract's example file, without a test command: an empty
+// one is inferred from the repository (CONTRACT §12).
 func Default() Config {
 	return Config{
-		Test:           "go test ./...",
+		Baseline:       true,
 		ProtectedPaths: mergeProtected([]string{"**/*_test.go", "test/**", "tests/**", "testdata/**", ".github/**"}),
 		Maintenance:    ModeLimits{MaxFiles: 2, MaxLines: 150, AutoMerge: true},
 		Evolution:      ModeLimits{MaxFiles: 20, MaxLines: 1000},

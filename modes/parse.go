@@ -55,6 +55,9 @@ func Parse(data []byte) (Config, error) {
 		return cfg, err
 	}
 	cfg.ProtectedPaths = protected
+	if err := checkMergeMethod(cfg.MergeMethod, root); err != nil {
+		return cfg, err
+	}
 	return cfg, bounds(cfg, root)
 }
 
@@ -74,6 +77,8 @@ func check(n *yaml.Node, t reflect.Type, path string) error {
 		if _, err := time.ParseDuration(n.Value); n.Kind != yaml.ScalarNode || err != nil {
 			return bad("must be a duration like 90s or 10m")
 		}
+	case t == networkType:
+		return checkNetwork(n, path, bad)
 	case t == retryType:
 		if n.Kind == yaml.ScalarNode {
 			if !validRetryName(n.Value) {

@@ -2,6 +2,7 @@ package observe
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -20,6 +21,9 @@ func Main(args []string, getenv func(string) string, stdout, stderr io.Writer) i
 	asJSON := fs.Bool("json", false, "print one JSON object per event")
 	redisURL := fs.String("redis-url", getenv("WARDEN_REDIS_URL"), "Redis URL (WARDEN_REDIS_URL)")
 	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
 		return 2
 	}
 	if *redisURL == "" {

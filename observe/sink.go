@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/warden-bot/warden/comments"
+	"github.com/warden-bot/warden/egress"
 	"github.com/warden-bot/warden/jobs"
 	"github.com/warden-bot/warden/metrics"
 	"github.com/warden-bot/warden/pipeline"
@@ -100,4 +101,13 @@ func levelOf(k supervisor.EventKind) slog.Level {
 		return slog.LevelInfo
 	}
 	return slog.LevelWarn
+}
+
+// Egress publishes one connection a task's sandbox asked the egress proxy
+// for (pipeline.Pipeline.OnEgress).
+func (s *Sink) Egress(t pipeline.Task, stage string, c egress.Conn) {
+	task := t.Repo + "#" + strconv.Itoa(t.Issue)
+	s.publish(jobs.Event{Time: c.Time, Kind: "egress", Task: task, Stage: stage, Err: c.Reason,
+		Fields: map[string]any{"host": c.Host, "port": c.Port, "ip": c.IP, "method": c.Method, "verdict": c.Verdict,
+			"bytes_out": c.BytesOut, "bytes_in": c.BytesIn}})
 }

@@ -25,6 +25,12 @@ type API struct {
 	RDB     redis.UniversalClient
 	Version string        // shown on /ui
 	Ledger  *meter.Ledger // today's model spend, shown on /ui
+	// Warnings are this process's start-up findings that did not stop it
+	// (a newer agent CLI than the pinned one), shown on /ui.
+	Warnings []string
+	// DefaultImage is WARDEN_DEFAULT_IMAGE; /ui warns when it is unset and
+	// the worker has no toolchain either.
+	DefaultImage string
 }
 
 // Routes mounts the operator API (behind basic auth, see web.New);
@@ -137,7 +143,10 @@ func (a *API) interventions(ctx context.Context) ([]taskView, error) {
 // tasks waiting for a maintainer, from the same sources as /api/tasks.
 func (a *API) Status(ctx context.Context) (*web.Status, error) {
 	ins := a.Queue.Inspector()
-	st := &web.Status{Version: a.Version, Generated: time.Now(), Isolation: workspace.Isolation()}
+	st := &web.Status{Version: a.Version, Generated: time.Now(), Isolation: workspace.Isolation(), Warnings: a.Warnings}
+	if p := workspace.NoToolchainProblem(a.DefaultImage); p != "" {
+		st.Problems = append(st.Problems, p)
+	}
 	names, err := ins.Queues()
 	if err != nil {
 		return nil, fmt.Errorf("list queues: %w", err)

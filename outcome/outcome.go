@@ -30,6 +30,9 @@ const (
 	GuardViolation  Class = "guard_violation"
 	Hollow          Class = "hollow"
 	Canceled        Class = "canceled"
+	// Flaky is the class of a flaky test's fingerprint; an attempt whose
+	// only test failures were flaky completes with them named in Tests.
+	Flaky Class = "flaky"
 )
 
 // Goal statuses a review can return (CONTRACT §10).
@@ -78,6 +81,29 @@ type Record struct {
 	// Branch is the issue's branch, named once: later attempts reuse it
 	// whatever happened to the title, so they update the same PR.
 	Branch string `json:"branch,omitempty"`
+
+	// Tests tells the change's test failures from the base's and flaky ones
+	// (tests.go); absent when no baseline ran.
+	Tests *Tests `json:"tests,omitempty"`
+
+	// Image is the digest (repository@sha256:…) of the image the attempt's
+	// commands ran in; empty: the worker's own system (CONTRACT §12).
+	Image string `json:"image,omitempty"`
+
+	// Egress are the connections this attempt's sandboxes asked Warden's
+	// egress proxy for (the first maxEgress), allowed or not.
+	Egress []Egress `json:"egress,omitempty"`
+}
+
+// Egress is one connection a sandbox asked for.
+type Egress struct {
+	Stage    string `json:"stage"`
+	Host     string `json:"host"`
+	Port     int    `json:"port"`
+	Verdict  string `json:"verdict"` // allowed, denied or failed
+	Reason   string `json:"reason,omitempty"`
+	BytesOut int64  `json:"bytes_out"`
+	BytesIn  int64  `json:"bytes_in"`
 }
 
 // Normalize fills the fields the contract requires to be present (lists as
@@ -90,5 +116,6 @@ func (r Record) Normalize() Record {
 	if r.Files == nil {
 		r.Files = []string{}
 	}
+	r.Tests = r.Tests.Normalize()
 	return r
 }

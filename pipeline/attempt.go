@@ -13,6 +13,8 @@ import (
 	"github.com/warden-bot/warden/agent"
 	"github.com/warden-bot/warden/modes"
 	"github.com/warden-bot/warden/outcome"
+	"github.com/warden-bot/warden/sandbox/image"
+	"github.com/warden-bot/warden/toolchain"
 	"github.com/warden-bot/warden/workspace"
 )
 
@@ -26,6 +28,8 @@ type attempt struct {
 
 	wt      *workspace.Worktree
 	cfg     modes.Config
+	cmds    toolchain.Plan // the image and commands, and where each came from
+	root    image.Root     // the unpacked image commands run in; zero: the worker's system
 	policy  modes.Policy
 	prior   []outcome.Record
 	session Session
@@ -39,6 +43,11 @@ type attempt struct {
 	output   string // the last tool output worth quoting
 	outTitle string
 	pctx     *planContext // the planner's repository view, comments and reads
+	bs       *baseState   // the baseline and how test runs are read (baseline_start.go)
+	tests    *verdict     // the last test run, judged against the baseline
+	// knownFlaky are flaky tests an earlier task on the repository reported.
+	knownFlaky map[string]bool
+	egress     egressLog // connections asked of the egress proxy
 }
 
 // ending is a decision that ends an attempt without a failure in the usual
@@ -48,10 +57,12 @@ type ending struct{ rec outcome.Record }
 func (e *ending) Error() string { return fmt.Sprintf("%s: %s", e.rec.Outcome, e.rec.Summary) }
 
 func (a *attempt) run(ctx context.Context) Result {
+	defer a.releaseImage()
 	err := a.setup(ctx)
 	if err == nil {
 		err = a.supervised(ctx)
 	}
+	defer a.closeBaseline()
 	return a.result(ctx, withHTTPStatus(err))
 }
 
@@ -65,7 +76,10 @@ func (a *attempt) setup(ctx context.Context) error {
 	if !info.Open {
 		return &outcome.Error{Class: outcome.Canceled, Msg: "the issue is closed"}
 	}
-	a.t.Title, a.t.Body = info.Title, info.Body
+	if a.t.Triggered && !hasTrigger(info.Labels, a.p.Prefix) { // removed while the task waited
+		return &outcome.Error{Class: outcome.Canceled, Msg: "the trigger label was removed"}
+	}
+	a.t.Title, a.t.Body = a.vettedText(ctx, info)
 	// A sub-issue relabelled by hand keeps its depth: the marker can only
 	// deepen what the payload says, so a forged one only restricts Warden.
 	a.t.Depth = max(a.t.Depth, markedDepth(info.Body, a.p.Prefix))
@@ -92,21 +106,35 @@ func (a *attempt) prepare(ctx context.Context) error {
 	start := time.Now()
 	var err error
 	req := workspace.PrepareRequest{
-		Repo: a.t.Repo, CloneURL: a.t.CloneURL, Token: a.t.Token, BaseBranch: a.t.DefaultBranch,
+		Repo: a.t.Repo, RepoID: a.t.RepoID, CloneURL: a.t.CloneURL, Token: a.t.Token, BaseBranch: a.t.DefaultBranch,
 		Branch: a.branch(), TaskKey: taskKey(a.t),
 	}
 	if f := a.t.Followup; f != nil { // the PR's own branch, from its head
 		req.Branch, req.Start = f.Branch, f.HeadSHA
+	} else if r := a.t.Resume; r != nil { // an open PR: continue it
+		req.Branch, req.Start = r.Branch, r.HeadSHA
 	}
 	a.wt, err = a.p.Workspace.Prepare(ctx, req)
 	if err != nil {
 		return fmt.Errorf("prepare worktree: %w", err)
 	}
 	a.log.Info("worktree prepared", "duration_ms", time.Since(start).Milliseconds())
-	if err := a.loadConfig(); err != nil {
+	if err := a.loadConfig(ctx); err != nil {
+		return err
+	}
+	if err := a.resolveCommands(); err != nil {
+		return err
+	}
+	if err := a.pullImage(ctx); err != nil {
+		return err
+	}
+	if err := a.checkTools(ctx); err != nil {
 		return err
 	}
 	if err := a.runSetup(ctx); err != nil {
+		return err
+	}
+	if err := a.startBaseline(ctx); err != nil {
 		return err
 	}
 	budget := a.cfg.BudgetUSD
@@ -131,8 +159,11 @@ func (a *attempt) usage() agent.Usage {
 	return a.spent.Add(a.session.Usage())
 }
 
-func (a *attempt) loadConfig() error {
-	data, err := a.wt.ReadFile(".github/warden.yml")
+// loadConfig reads .github/warden.yml from the default branch's head, for
+// first attempts and follow-ups alike (CONTRACT §12): a PR branch holds
+// model-written text, which must not set the guards or the setup command.
+func (a *attempt) loadConfig(ctx context.Context) error {
+	data, err := a.wt.BaseFile(ctx, ".github/warden.yml")
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("read .github/warden.yml: %w", err)
 	}
@@ -157,9 +188,10 @@ func sanitizeKey(s string) string {
 	return string(b)
 }
 
-// markedDepth reads the depth from a sub-issue's hidden parent marker.
+// markedDepth reads the depth from a sub-issue's hidden parent marker: the
+// last one, which Warden appends after the model's (neutralised) text.
 func markedDepth(body, prefix string) int {
-	i := strings.Index(body, "<!-- "+prefix+":parent ")
+	i := strings.LastIndex(body, "<!-- "+prefix+":parent ")
 	if i < 0 {
 		return 0
 	}

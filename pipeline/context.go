@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 	"strings"
 
@@ -60,7 +61,25 @@ func (a *attempt) indexDir() string {
 	if a.p.Workspace == nil {
 		return ""
 	}
-	return filepath.Join(a.p.Workspace.Dir(), "index")
+	return filepath.Join(a.p.Workspace.Dir(), "index", indexKey(a.t))
+}
+
+// indexKey names a repository's index cache: by installation and GitHub's
+// id, so a reused name or another tenant's fork at the same commit never
+// shares it; by name (made path-safe) when the task carries no id.
+func indexKey(t Task) string {
+	if t.RepoID != 0 {
+		return fmt.Sprintf("%d-%d", t.Installation, t.RepoID)
+	}
+	return fmt.Sprintf("%d-", t.Installation) + strings.Map(func(r rune) rune {
+		switch {
+		case r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == '.':
+			return r
+		case r == '/':
+			return '+'
+		}
+		return '_'
+	}, t.Repo)
 }
 
 // excerpt shows a planned file too large to quote whole: its head and the

@@ -19,6 +19,13 @@ type FollowupHost struct {
 	Note    string // what the follow-up answered, appended to its outcome comment
 	Message string // the commit message
 	Pushed  string // the commit pushed, once released
+	// OnPush records the pushed commit right after the push, before
+	// anything else can fail: a recovered follow-up answers instead of
+	// committing again. May be nil.
+	OnPush func(ctx context.Context, sha string) error
+	// Lease holds the PR's lease around the push (no merge evaluation in
+	// between); may be nil.
+	Lease func(ctx context.Context) (release func(), err error)
 }
 
 // Release commits on top of the PR's head and pushes only if the branch is
@@ -38,16 +45,36 @@ func (h *FollowupHost) Release(ctx context.Context, wt *workspace.Worktree, in R
 		if err != nil {
 			return ReleaseResult{}, err
 		}
-		if err := wt.PushOnto(ctx, h.CloneURL, token, h.Expect); err != nil {
-			return ReleaseResult{}, fmt.Errorf("push follow-up to %s (expected head %s): %w", wt.Branch, h.Expect, err)
+		if err := h.push(ctx, wt, token, sha); err != nil {
+			return ReleaseResult{}, err
 		}
-		h.Pushed = sha
 	}
 	// A new head: evolution goes back to pending until a writer approves it.
 	if err := h.modeStatus(ctx, sha, in.Mode); err != nil {
 		return ReleaseResult{}, err
 	}
 	return ReleaseResult{PR: h.PR, HeadSHA: sha}, nil
+}
+
+// push pushes sha onto the expected head under the PR's lease and records it.
+func (h *FollowupHost) push(ctx context.Context, wt *workspace.Worktree, token, sha string) error {
+	if h.Lease != nil {
+		release, err := h.Lease(ctx)
+		if err != nil {
+			return fmt.Errorf("lease PR #%d for the push: %w", h.PR, err)
+		}
+		defer release()
+	}
+	if err := wt.PushOnto(ctx, h.CloneURL, token, h.Expect); err != nil {
+		return fmt.Errorf("push follow-up to %s (expected head %s): %w", wt.Branch, h.Expect, err)
+	}
+	h.Pushed = sha
+	if h.OnPush != nil {
+		if err := h.OnPush(context.WithoutCancel(ctx), sha); err != nil {
+			return fmt.Errorf("record pushed follow-up %s: %w", sha, err)
+		}
+	}
+	return nil
 }
 
 // Outcome posts the follow-up's outcome on the PR. A success is a new

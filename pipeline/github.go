@@ -37,6 +37,9 @@ type GitHubHost struct {
 	// update remembered (0 for none): with the issue's comment count it can
 	// spare the comment listing (feedback.go).
 	KnownStatus func(ctx context.Context) int64
+	// Expect, when set, is the head of the open PR this run continues:
+	// Release pushes only onto it (a lease), never a force-push from base.
+	Expect string
 
 	labels   []string // the issue's labels as last read or written
 	statusID int64    // the sticky status comment, once found or created
@@ -54,7 +57,7 @@ func (h *GitHubHost) Issue(ctx context.Context) (IssueInfo, error) {
 	if err != nil {
 		return IssueInfo{}, fmt.Errorf("get issue %s#%d: %w", h.repo(), h.Number, err)
 	}
-	info := IssueInfo{Title: is.GetTitle(), Body: is.GetBody(), Open: is.GetState() == "open"}
+	info := IssueInfo{Title: is.GetTitle(), Body: is.GetBody(), Open: is.GetState() == "open", Author: is.GetUser().GetLogin()}
 	for _, l := range is.Labels {
 		info.Labels = append(info.Labels, l.GetName())
 	}
@@ -138,8 +141,9 @@ func (h *GitHubHost) Decompose(ctx context.Context, subtasks []Subtask) ([]int, 
 		}
 	}
 	var out []int
+	linked := true
 	for i, st := range subtasks {
-		body := fmt.Sprintf("%s\n\nPart of #%d (subtask %d of %d).\n\n<!-- %s:parent {\"issue\":%d,\"depth\":%d} -->", st.Body, h.Number, i+1, len(subtasks), h.Prefix, h.Number, st.Depth)
+		body := fmt.Sprintf("%s\n\nPart of #%d (subtask %d of %d).\n\n<!-- %s:parent {\"issue\":%d,\"depth\":%d} -->", comments.Neutralize(st.Body), h.Number, i+1, len(subtasks), h.Prefix, h.Number, st.Depth)
 		req := &github.IssueRequest{Title: github.String(st.Title), Body: github.String(body)}
 		if mode != "" {
 			req.Labels = &[]string{mode}
@@ -149,19 +153,28 @@ func (h *GitHubHost) Decompose(ctx context.Context, subtasks []Subtask) ([]int, 
 			return out, fmt.Errorf("create sub-issue %d of %s#%d: %w", i+1, h.repo(), h.Number, err)
 		}
 		out = append(out, is.GetNumber())
-		h.linkSubIssue(ctx, is.GetID())
+		linked = linked && h.linkSubIssue(ctx, is.GetID())
+	}
+	if !linked {
+		// GitHub Enterprise Server has no sub-issues API: the parent lists
+		// its subtasks as a task list instead, which GitHub tracks too.
+		if err := h.taskList(ctx, out); err != nil {
+			return out, err
+		}
 	}
 	return out, nil
 }
 
-// linkSubIssue uses the sub-issues endpoint, which go-github v60 lacks. The
-// "Part of #N" line in the body is the fallback when the server refuses.
-func (h *GitHubHost) linkSubIssue(ctx context.Context, id int64) {
+// linkSubIssue uses the sub-issues endpoint, which go-github v60 lacks, and
+// reports whether the server took the link.
+func (h *GitHubHost) linkSubIssue(ctx context.Context, id int64) bool {
 	u := fmt.Sprintf("repos/%s/%s/issues/%d/sub_issues", h.Owner, h.Name, h.Number)
 	req, err := h.Client.NewRequest(http.MethodPost, u, map[string]int64{"sub_issue_id": id})
-	if err == nil {
-		_, _ = h.Client.Do(ctx, req, nil)
+	if err != nil {
+		return false
 	}
+	_, err = h.Client.Do(ctx, req, nil)
+	return err == nil
 }
 
 func isStatus(err error, code int) bool {

@@ -15,6 +15,7 @@ import (
 // IssueInfo is the issue as the host sees it now (the webhook's copy may be stale).
 type IssueInfo struct {
 	Title, Body string
+	Author      string // who opened the issue: they (and writers) can edit its text
 	Open        bool
 	Labels      []string
 }

@@ -7,9 +7,11 @@ import (
 
 	"github.com/warden-bot/warden/agent"
 	"github.com/warden-bot/warden/comments"
+	"github.com/warden-bot/warden/egress"
 	"github.com/warden-bot/warden/metrics"
 	"github.com/warden-bot/warden/outcome"
 	"github.com/warden-bot/warden/sandbox"
+	"github.com/warden-bot/warden/sandbox/image"
 	"github.com/warden-bot/warden/supervisor"
 	"github.com/warden-bot/warden/workspace"
 )
@@ -19,6 +21,7 @@ type Task struct {
 	ID            string // the queue's task id, for logs
 	Delivery      string // the webhook delivery that queued it, for logs
 	Repo          string // owner/name
+	RepoID        int64  // GitHub's id of the repository; 0 when the payload had none
 	Issue         int
 	Mode          string
 	Title, Body   string
@@ -31,6 +34,31 @@ type Task struct {
 	Depth         int
 	Final         bool      // no retry left: a Retryable outcome becomes Escalated
 	Followup      *Followup // set: continue the open PR's branch with feedback
+	// Resume set: the issue has an open Warden PR; the run continues its
+	// branch from its head (Branch, HeadSHA) instead of the base.
+	Resume *Resume
+	// Triggered: the run stands for the trigger label (a label, a retry,
+	// a deferral, an unblock); it stops as canceled when the label is gone.
+	Triggered bool
+}
+
+// hasTrigger reports a trigger label (<prefix>:maintenance or :evolution).
+func hasTrigger(labels []string, prefix string) bool {
+	for _, l := range labels {
+		if l == prefix+":maintenance" || l == prefix+":evolution" {
+			return true
+		}
+	}
+	return false
+}
+
+// Resume is the open PR a new run of its issue continues (a retry, a
+// relabel, an unblock, a deferral): never a force-push from the base over
+// commits already on the PR.
+type Resume struct {
+	PR      int
+	Branch  string
+	HeadSHA string
 }
 
 // Result is how an attempt ended, with what the outcome comment showed.
@@ -63,10 +91,13 @@ type Pipeline struct {
 	// Spent reads the task's spend across all its attempts; may be nil.
 	Spent func(ctx context.Context, t Task) (float64, error)
 	// OnStep is told of an agent CLI's last steps (`bot observe`); may be nil.
-	OnStep  func(t Task, stage, steps string)
-	Prefix  string
-	Log     *slog.Logger
-	Metrics *metrics.Metrics // may be nil
+	OnStep func(t Task, stage, steps string)
+	// OnEgress is told of every connection a sandbox of t asked the egress
+	// proxy for (`bot observe`); it must not block. May be nil.
+	OnEgress func(t Task, stage string, c egress.Conn)
+	Prefix   string
+	Log      *slog.Logger
+	Metrics  *metrics.Metrics // may be nil
 	// Counter persists fingerprint counts across attempts (Redis); may be nil.
 	Counter counter
 	// Spawn queues the task of a sub-issue created by decomposition; may be nil.
@@ -82,6 +113,18 @@ type Pipeline struct {
 	OnIntervention func(ctx context.Context, t Task, reason string)
 	// OnTerminal is told of every attempt that ended for good (systemic detector).
 	OnTerminal func(ctx context.Context, t Task, rec outcome.Record)
+	// DefaultImage is WARDEN_DEFAULT_IMAGE: the image of repositories that
+	// name none (CONTRACT §12).
+	DefaultImage string
+	// Images pulls and unpacks repositories' images (sandbox/image.Store);
+	// nil runs every command on the worker's own system.
+	Images Images
+}
+
+// Images resolves an image reference to an unpacked root file system.
+type Images interface {
+	Pull(ctx context.Context, ref string) (image.Root, error)
+	Release(root image.Root)
 }
 
 type counter interface {

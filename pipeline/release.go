@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/google/go-github/v60/github"
+	"github.com/warden-bot/warden/comments"
 	"github.com/warden-bot/warden/workspace"
 )
 
@@ -24,7 +25,11 @@ func (h *GitHubHost) Release(ctx context.Context, wt *workspace.Worktree, in Rel
 	if err != nil {
 		return ReleaseResult{}, err
 	}
-	if err := wt.Push(ctx, h.CloneURL, token); err != nil {
+	push := func() error { return wt.Push(ctx, h.CloneURL, token) }
+	if h.Expect != "" { // continuing an open PR: only onto the head it read
+		push = func() error { return wt.PushOnto(ctx, h.CloneURL, token, h.Expect) }
+	}
+	if err := push(); err != nil {
 		return ReleaseResult{}, fmt.Errorf("push %s: %w", wt.Branch, err)
 	}
 	pr, err := h.openPR(ctx, wt.Branch, in)
@@ -46,13 +51,16 @@ func PRMarker(prefix string, issue int, mode string) string {
 	return fmt.Sprintf("<!-- %s:pr %s -->", prefix, b)
 }
 
+// prBody is the PR's description. The summary and file names are the
+// model's text: they are neutralised (no HTML comment can open in them, so
+// none can pass for Warden's marker, which comes last) and redacted.
 func (h *GitHubHost) prBody(in ReleaseInput) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Fixes #%d\n\n%s\n\n", h.Number, strings.TrimSpace(in.Summary))
+	fmt.Fprintf(&b, "Fixes #%d\n\n%s\n\n", h.Number, comments.Neutralize(strings.TrimSpace(in.Summary)))
 	if len(in.Files) > 0 {
 		b.WriteString("Files changed:\n")
 		for _, f := range in.Files {
-			fmt.Fprintf(&b, "- `%s`\n", f)
+			fmt.Fprintf(&b, "- `%s`\n", comments.NeutralizeFenced(strings.ReplaceAll(f, "`", "'")))
 		}
 		b.WriteString("\n")
 	}
@@ -61,8 +69,11 @@ func (h *GitHubHost) prBody(in ReleaseInput) string {
 	} else {
 		b.WriteString("Maintenance mode: Warden merges this PR once every check is green.\n\n")
 	}
-	b.WriteString(PRMarker(h.Prefix, h.Number, in.Mode))
-	return b.String()
+	body := b.String()
+	if h.Poster != nil {
+		body = h.Poster.Clean(body)
+	}
+	return body + PRMarker(h.Prefix, h.Number, in.Mode)
 }
 
 func (h *GitHubHost) openPR(ctx context.Context, branch string, in ReleaseInput) (*github.PullRequest, error) {

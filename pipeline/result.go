@@ -20,9 +20,11 @@ func (a *attempt) result(ctx context.Context, err error) Result {
 	if a.wt != nil {
 		rec.Branch = a.wt.Branch
 	}
+	rec.Image = a.root.Digest
 	u := a.usage()
 	rec.CostUSD, rec.Tokens = u.CostUSD, u.InputTokens+u.OutputTokens
 	rec.SpentUSD, rec.BudgetUSD = a.spend(ctx)
+	rec.Egress = a.egress.list()
 	res := Result{Details: comments.Details{ToolOutput: a.output, ToolOutputTitle: a.outTitle}}
 	var end *ending
 	var deferErr *supervisor.DeferError
@@ -59,6 +61,9 @@ func (a *attempt) result(ctx context.Context, err error) Result {
 	if errors.As(err, &oe) && oe.Output != "" {
 		res.Details.ToolOutput = oe.Output
 	}
+	if rec.Tests == nil {
+		rec.Tests = a.testsRecord()
+	}
 	res.Record = rec.Normalize()
 	return res
 }
@@ -67,6 +72,7 @@ func mergeEnding(rec, e outcome.Record) outcome.Record {
 	rec.Outcome, rec.FailureClass, rec.Summary = e.Outcome, e.FailureClass, e.Summary
 	rec.Approach, rec.Obstacle, rec.Recommendation = e.Approach, e.Obstacle, e.Recommendation
 	rec.Discoveries = e.Discoveries
+	rec.Tests = e.Tests
 	if rec.Outcome == outcome.Blocked || rec.Outcome == outcome.Deferred || rec.Outcome == outcome.Escalated {
 		rec.Fingerprint = outcome.Fingerprint(StagePlan, rec.FailureClass, string(rec.Outcome)+" "+e.Obstacle.Kind)
 	}

@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"time"
 
 	"github.com/warden-bot/warden/outcome"
 	"github.com/warden-bot/warden/sandbox"
@@ -11,14 +12,29 @@ import (
 // StageSetup names the setup command's failures.
 const StageSetup = "Setup"
 
-// runSetup runs the repository's `setup:` command on the base commit, before
-// any model edit: with the network on and no secret, it fills the
-// repository's caches, which later commands read offline and cannot write.
+// runSetup runs the repository's `setup:` command on the default branch's
+// head, before any model edit: with the network on and no secret, it fills
+// the repository's caches, which later commands read offline and cannot
+// write. A follow-up runs it on a scratch checkout of the default branch,
+// so only what setup leaves in the caches carries over to the PR's tree.
 func (a *attempt) runSetup(ctx context.Context) error {
 	if a.cfg.Setup == "" {
 		return nil
 	}
-	res := workspace.Run(ctx, workspace.Command{Tree: a.wt.Tree(), Kind: sandbox.Setup, Line: a.cfg.Setup, Timeout: a.cfg.Timeouts.Test, Cache: a.cache()})
+	tree := a.wt.Tree()
+	if !a.wt.OnBase() {
+		// A follow-up's worktree is the PR's head, written by the model:
+		// setup runs on a checkout of the default branch instead.
+		base, remove, err := a.wt.BaseCheckout(ctx)
+		if err != nil {
+			return err
+		}
+		defer remove()
+		tree = base
+	}
+	c := a.command(a.cfg.Setup, a.cfg.Timeouts.Test, sandbox.Setup)
+	c.Tree, c.Egress = tree, a.egressFor(StageSetup)
+	res := workspace.Run(ctx, c)
 	a.log.Info("command finished", "stage", StageSetup, "exit_code", res.ExitCode, "duration_ms", res.Duration.Milliseconds())
 	if err := ctx.Err(); err != nil {
 		return err
@@ -31,6 +47,18 @@ func (a *attempt) runSetup(ctx context.Context) error {
 		return &outcome.Error{Class: outcome.Deterministic, Stage: StageSetup, Msg: "the setup command failed" + capNote(res), Output: res.Output}
 	}
 	return nil
+}
+
+// command is a repository command of that kind in the attempt's worktree,
+// with its cache, its image and the repository's network setting (setup
+// always has the network: workspace.Run gives it).
+func (a *attempt) command(line string, timeout time.Duration, kind sandbox.Kind) workspace.Command {
+	network := sandbox.NoNetwork
+	if a.cfg.Network.On {
+		network = sandbox.Egress
+	}
+	return workspace.Command{Tree: a.wt.Tree(), Kind: kind, Line: line, Timeout: timeout, Network: network, Cache: a.cache(),
+		Root: a.root.Dir, RootEnv: a.root.Env}
 }
 
 // cache is the repository's dependency cache when it has a setup command;

@@ -62,6 +62,8 @@ func (a *attempt) stage(ctx context.Context, name string, fn func(context.Contex
 	a.log.Info("stage finished", "stage", name, "result", result, "duration_ms", time.Since(start).Milliseconds(), "err", err)
 	bg := context.WithoutCancel(ctx) // a watchdog may have canceled ctx
 	switch {
+	case err == nil && name == StageTest:
+		a.tr.stage(bg, name, "done", a.testsNote())
 	case err == nil, errors.As(err, &end):
 		a.tr.stage(bg, name, "done", "")
 	case mayRetry && retryable(err):

@@ -61,6 +61,13 @@ func (t *tracker) stage(ctx context.Context, name, state, note string) {
 }
 
 // setAttempt records the attempt number once it is known.
+// setEnvironment shows the commands and image, and their sources.
+func (t *tracker) setEnvironment(line string) {
+	t.mu.Lock()
+	t.s.Environment = line
+	t.mu.Unlock()
+}
+
 func (t *tracker) setAttempt(n int) {
 	t.mu.Lock()
 	t.s.Attempt = n

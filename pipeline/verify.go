@@ -18,27 +18,30 @@ func (a *attempt) testStage(ctx context.Context) error {
 		return &outcome.Error{Class: outcome.Deterministic, Stage: StageTest, Msg: "no test command: set `test:` in .github/warden.yml (Completed needs passing tests)"}
 	}
 	for fix := 0; ; fix++ {
-		res := a.runCommand(ctx, StageTest, a.cfg.Test, a.cfg.Timeouts.Test)
-		a.output, a.outTitle = res.Output, "Test output"
+		v := a.judgeTests(ctx)
+		a.tests = &v
+		res := v.res
+		a.output, a.outTitle = v.run.Output, "Test output"
 		if err := ctx.Err(); err != nil {
 			return err
 		}
 		if res.Err != nil {
 			return &outcome.Error{Class: outcome.Deterministic, Stage: StageTest, Msg: "the test command could not start: " + res.Err.Error()}
 		}
-		if res.ExitCode == 0 && !res.TimedOut {
-			if n := outcome.CountGoTests(res.Output); n == 0 {
-				return &outcome.Error{Class: outcome.Hollow, Stage: StageTest, Msg: "the test command passed without running any test", Output: res.Output}
+		if v.green() {
+			if v.run.Ran == 0 || outcome.CountGoTests(v.run.Output) == 0 {
+				return &outcome.Error{Class: outcome.Hollow, Stage: StageTest, Msg: "the test command passed without running any test", Output: v.run.Output}
 			}
+			a.countFlaky(ctx, v.flaky)
 			return nil
 		}
 		if fix >= a.cfg.MaxFixAttempts {
-			return &outcome.Error{Class: outcome.TestFailure, Stage: StageTest, Output: res.Output,
+			return &outcome.Error{Class: outcome.TestFailure, Stage: StageTest, Output: v.modelOutput(),
 				Msg: fmt.Sprintf("the tests still fail after %d fix attempts", fix) + capNote(res)}
 		}
 		a.tr.stage(ctx, StageTest, "running", fmt.Sprintf("fix %d of %d", fix+1, a.cfg.MaxFixAttempts))
 		in := a.editInput()
-		prompt, err := agent.RenderFix(agent.FixInput{EditInput: in, TestOutput: res.Output, Attempt: fix + 1})
+		prompt, err := agent.RenderFix(agent.FixInput{EditInput: in, TestOutput: v.modelOutput(), Attempt: fix + 1})
 		if err != nil {
 			return err
 		}
@@ -51,14 +54,13 @@ func (a *attempt) testStage(ctx context.Context) error {
 // runCommand runs a repository command in the worktree and logs its time,
 // which is the repository's, not Warden's (docs/BENCHMARKS.md subtracts it).
 func (a *attempt) runCommand(ctx context.Context, stage, line string, timeout time.Duration) workspace.Result {
-	kind, network := sandbox.Test, sandbox.NoNetwork
+	kind := sandbox.Test
 	if stage == StageSecurity {
 		kind = sandbox.Security
 	}
-	if a.cfg.Network {
-		network = sandbox.Egress
-	}
-	res := workspace.Run(ctx, workspace.Command{Tree: a.wt.Tree(), Kind: kind, Line: line, Timeout: timeout, Network: network, Cache: a.cache()})
+	c := a.command(line, timeout, kind)
+	c.Egress = a.egressFor(stage)
+	res := workspace.Run(ctx, c)
 	a.log.Info("command finished", "stage", stage, "exit_code", res.ExitCode, "duration_ms", res.Duration.Milliseconds())
 	return res
 }
@@ -119,6 +121,9 @@ func (a *attempt) releaseStage(ctx context.Context) error {
 	summary := a.plan.Summary
 	if a.plan.Approach != "" {
 		summary += "\n\nApproach: " + a.plan.Approach
+	}
+	if note := a.testsNote(); note != "" {
+		summary += "\n\n" + note
 	}
 	rel, err := a.host.Release(ctx, a.wt, ReleaseInput{Title: a.t.Title, Summary: summary, Mode: a.t.Mode, Files: a.files})
 	if err != nil {

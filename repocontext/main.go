@@ -3,6 +3,7 @@ package repocontext
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -37,6 +38,9 @@ func Main(args []string, getenv func(string) string, stdout, stderr io.Writer) i
 	budget := fs.Int("budget", 0, "token budget (default: the repository's context_tokens, else 12000)")
 	dataDir := fs.String("data-dir", or(getenv("WARDEN_DATA_DIR"), "./data"), "data dir; the index cache lives in <data-dir>/index")
 	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitOK
+		}
 		return exitUsage
 	}
 	if *repo == "" || *title == "" {

@@ -76,6 +76,7 @@ func Rank(x *repoindex.Index, q Query) []Scored {
 	for i := range s {
 		s[i].Score *= kindFactor[x.Files[i].Kind]
 	}
+	demotePeriphery(x, q, s)
 	testsToCode(x, s)
 	sort.SliceStable(s, func(a, b int) bool { return s[a].Score > s[b].Score })
 	end := len(s)

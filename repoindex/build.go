@@ -11,7 +11,6 @@ import (
 	"sort"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 )
 
@@ -22,18 +21,25 @@ const (
 	maxParsed  = 1 << 20
 )
 
-// Build indexes the checkout at dir. Files come from `git ls-files` (so
-// ignored files stay out); commit is recorded as given.
+// Build indexes the checkout at dir. Files are the ones git tracks (never
+// untracked ones, which are not the commit's: the cache keyed by commit
+// would hand them to another checkout of it), read without following
+// symlinks and never outside dir; commit is recorded as given.
 func Build(ctx context.Context, dir, commit string) (*Index, error) {
-	return build(ctx, dir, commit, LocalGit(dir))
+	return buildCold(ctx, dir, commit, LocalGit(dir))
 }
 
-func build(ctx context.Context, dir, commit string, git Git) (*Index, error) {
+func buildCold(ctx context.Context, dir, commit string, git Git) (*Index, error) {
 	start := time.Now()
 	paths, err := listFiles(ctx, dir, git)
 	if err != nil {
 		return nil, err
 	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, fmt.Errorf("open %s: %w", dir, err)
+	}
+	defer root.Close()
 	files := make([]File, len(paths))
 	terms := make([]map[string]int, len(paths))
 	lits := make([][]string, len(paths))
@@ -44,7 +50,7 @@ func build(ctx context.Context, dir, commit string, git Git) (*Index, error) {
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				files[i], terms[i], lits[i] = indexFile(dir, paths[i])
+				files[i], terms[i], lits[i] = indexFile(root, paths[i])
 			}
 		}()
 	}
@@ -65,7 +71,7 @@ func build(ctx context.Context, dir, commit string, git Git) (*Index, error) {
 }
 
 func listFiles(ctx context.Context, dir string, git Git) ([]string, error) {
-	out, err := git(ctx, "ls-files", "-z", "--cached", "--others", "--exclude-standard")
+	out, err := git(ctx, "ls-files", "-z", "--cached")
 	if err != nil {
 		return nil, fmt.Errorf("listing files of %s: %w", dir, err)
 	}
@@ -90,10 +96,11 @@ func dedupe(s []string) []string {
 }
 
 // indexFile reads one file and returns its entry, its term counts and its
-// literal fragments. An unreadable file is kept by path alone.
-func indexFile(dir, p string) (File, map[string]int, []string) {
+// literal fragments. An unreadable file, or anything but a regular file (a
+// symlink, a submodule), is kept by path alone.
+func indexFile(root *os.Root, p string) (File, map[string]int, []string) {
 	f := File{Path: p, Lang: Language(p)}
-	src, size, err := readBounded(filepath.Join(dir, filepath.FromSlash(p)))
+	src, size, err := readBounded(root, filepath.FromSlash(p))
 	if err != nil {
 		return f, pathTerms(p, nil), nil
 	}
@@ -222,26 +229,27 @@ func Definitions(p string, src []byte) []Def {
 // further than its head, its size taken from stat.
 const maxRead = 8 << 20
 
-// readBounded reads a regular file whole when it is at most maxRead bytes,
-// else its first 8 KiB; size is the file's size as stat gives it. Links
-// and anything but regular files are not read.
-func readBounded(path string) (src []byte, size int64, err error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+// readBounded reads p under root only when it is a regular file (root
+// refuses any path that leaves it, Lstat refuses a symlink itself): whole
+// when it is at most maxRead bytes, else its first 8 KiB; size is the
+// file's size as Lstat gives it, read before any byte.
+func readBounded(root *os.Root, p string) (src []byte, size int64, err error) {
+	st, err := root.Lstat(p)
+	if err != nil {
+		return nil, 0, err
+	}
+	if !st.Mode().IsRegular() {
+		return nil, 0, fmt.Errorf("%s is not a regular file", p)
+	}
+	f, err := root.Open(p)
 	if err != nil {
 		return nil, 0, err
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, 0, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, 0, fmt.Errorf("%s is not a regular file", path)
-	}
-	n := fi.Size()
+	n := st.Size()
 	if n > maxRead {
 		n = 8192
 	}
 	src, err = io.ReadAll(io.LimitReader(f, n))
-	return src, fi.Size(), err
+	return src, st.Size(), err
 }

@@ -12,7 +12,9 @@ import (
 )
 
 // Open returns the index of the checkout at dir for its HEAD commit, from
-// cacheDir when a gob for that commit is there, else built and saved. The
+// cacheDir (one per repository) when a gob for that commit is there, else
+// built — from the nearest cached ancestor's index when there is one
+// (Update) — and saved. The
 // cache describes the commit: a checkout with uncommitted changes is indexed
 // as it is on disk but that index is not saved (checking cleanliness costs a
 // stat of every file, so it is done only when building). An empty cacheDir
@@ -40,12 +42,12 @@ func OpenWith(ctx context.Context, dir, cacheDir string, git Git) (*Index, error
 	commit := head(ctx, git)
 	file := ""
 	if cacheDir != "" && commit != "" {
-		file = filepath.Join(cacheDir, fmt.Sprintf("%s-v%d.gob", commit, Version))
+		file = cacheFile(cacheDir, commit)
 		if x, err := Load(file); err == nil && x.Version == Version && x.Commit == commit {
 			return x, nil
 		}
 	}
-	x, err := build(ctx, dir, commit, git)
+	x, err := build(ctx, dir, commit, cacheDir, git)
 	if err != nil {
 		return nil, err
 	}
@@ -55,6 +57,14 @@ func OpenWith(ctx context.Context, dir, cacheDir string, git Git) (*Index, error
 		}
 	}
 	return x, nil
+}
+
+// cacheFile is where the index of commit is cached: the one place that
+// names the key. The caller's cacheDir names the repository (by id and
+// installation, pipeline's indexDir); the index holds only the commit's
+// tracked files, so the commit and the format's version name the rest.
+func cacheFile(cacheDir, commit string) string {
+	return filepath.Join(cacheDir, fmt.Sprintf("%s-v%d.gob", commit, Version))
 }
 
 // head is the checkout's HEAD commit ("" outside git).

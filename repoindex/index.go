@@ -12,7 +12,7 @@ import (
 
 // Version changes whenever the index layout or its tokenization does, so a
 // cache written by another version is rebuilt instead of misread.
-const Version = 5
+const Version = 6 // 6: tracked regular files only
 
 // Def is one definition in a file.
 type Def struct {

@@ -62,25 +62,7 @@ func otherDefs(lang string, src []byte) []Def {
 		return nil
 	}
 	defer tree.Close()
-	var defs []Def
-	walk(tree.RootNode(), src, "", &defs, 0)
-	return defs
-}
-
-func walk(n *sitter.Node, src []byte, parent string, defs *[]Def, depth int) {
-	if depth > 60 {
-		return
-	}
-	name := parent
-	if kind, ok := defKinds[n.Type()]; ok {
-		if d, ok := defOf(n, kind, src, parent); ok {
-			*defs = append(*defs, d)
-			name = d.Name
-		}
-	}
-	for i := 0; i < int(n.NamedChildCount()); i++ {
-		walk(n.NamedChild(i), src, name, defs, depth+1)
-	}
+	return cursorDefs(lang, g, tree, src)
 }
 
 func defOf(n *sitter.Node, kind string, src []byte, parent string) (Def, bool) {

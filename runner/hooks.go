@@ -63,7 +63,7 @@ func (h *Hooks) Spawn(ctx context.Context, parent pipeline.Task, issue int) erro
 		return err
 	}
 	_, err := h.Queue.EnqueueRun(ctx, jobs.RunPayload{
-		Repo: parent.Repo, Issue: issue, Mode: parent.Mode, CloneURL: parent.CloneURL,
+		Repo: parent.Repo, RepoID: parent.RepoID, Issue: issue, Mode: parent.Mode, CloneURL: parent.CloneURL,
 		DefaultBranch: parent.DefaultBranch, Reason: jobs.ReasonChild, Depth: parent.Depth + 1, Parent: parent.Issue,
 		Installation: parent.Installation,
 	})

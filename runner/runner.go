@@ -31,12 +31,21 @@ type Hosts struct {
 	App      App // nil without a GitHub App: every task is retried later
 	Prefix   string
 	Redactor *comments.Redactor
+	// GitHubURL is GitHub's web root (WARDEN_GITHUB_URL): clones and pushes
+	// go to <GitHubURL><owner>/<name>.git and nowhere else.
+	GitHubURL string
 }
 
-// Host builds the GitHub host for one issue.
-func (h *Hosts) Host(ctx context.Context, repo string, inst int64, issue int, cloneURL, base string) (*pipeline.GitHubHost, error) {
+// Host builds the GitHub host for one issue. The payload's clone URL is
+// not used: the token goes only where the operator's configuration says
+// GitHub is (CloneURL).
+func (h *Hosts) Host(ctx context.Context, repo string, inst int64, issue int, _, base string) (*pipeline.GitHubHost, error) {
 	if h.App == nil {
 		return nil, fmt.Errorf("no GitHub App configured")
+	}
+	cloneURL, err := CloneURL(h.GitHubURL, repo)
+	if err != nil {
+		return nil, err
 	}
 	owner, name, _ := strings.Cut(repo, "/")
 	login, err := h.App.BotLogin(ctx)
@@ -82,9 +91,10 @@ func (r *Runner) Run(ctx context.Context, p jobs.RunPayload, at jobs.Attempt) jo
 	}
 	id, _ := asynq.GetTaskID(ctx)
 	t := pipeline.Task{
-		ID: id, Delivery: p.Delivery, Repo: p.Repo, Issue: p.Issue, Mode: p.Mode, Title: p.Title, Body: p.Body,
-		CloneURL: p.CloneURL, DefaultBranch: p.DefaultBranch, Token: token, Installation: p.Installation,
+		ID: id, Delivery: p.Delivery, Repo: p.Repo, RepoID: p.RepoID, Issue: p.Issue, Mode: p.Mode, Title: p.Title, Body: p.Body,
+		CloneURL: host.CloneURL, DefaultBranch: p.DefaultBranch, Token: token, Installation: p.Installation,
 		Deferrals: p.Deferrals, Depth: p.Depth, Final: at.Final,
+		Triggered: p.Reason == jobs.ReasonLabel || p.Reason == jobs.ReasonRetry || p.Reason == jobs.ReasonDeferred || p.Reason == jobs.ReasonUnblock,
 	}
 	host.Poster.Remember = true // the attempt is the only writer of its Warden comments
 	host.StatusLock = StatusLock(r.Locks, r.Log, p.Repo, p.Issue)
@@ -94,6 +104,15 @@ func (r *Runner) Run(ctx context.Context, p jobs.RunPayload, at jobs.Attempt) jo
 	if p.Reason == jobs.ReasonFollowup && r.Followups != nil {
 		res := r.Followups.Run(ctx, host, t, p)
 		return jobs.Result{Record: res.Record, DeferFor: res.DeferFor}
+	}
+	if r.Followups != nil {
+		stop, err := r.Followups.Continue(ctx, host, &t, p)
+		if err != nil {
+			return jobs.Result{Record: retryable(err)}
+		}
+		if stop != nil {
+			return jobs.Result{Record: stop.Record}
+		}
 	}
 	res := r.Pipeline.Attempt(ctx, host, t)
 	if r.Followups != nil {

@@ -44,7 +44,7 @@ func newWorld(t *testing.T) *world {
 	t.Cleanup(func() { backend.Close() })
 	q := jobs.NewQueue(backend)
 	t.Cleanup(func() { q.Close() })
-	return &world{gh: gh, backend: backend, queue: q, hosts: &Hosts{App: app, Prefix: "warden", Redactor: comments.NewRedactor()}}
+	return &world{gh: gh, backend: backend, queue: q, hosts: &Hosts{App: app, Prefix: "warden", Redactor: comments.NewRedactor(), GitHubURL: gh.GitURL()}}
 }
 
 func (w *world) poster() *StatusPoster {

@@ -38,11 +38,15 @@ const runSize = 16 << 20
 func bwrapArgv(s spec, exe string, inner []string) []string {
 	a := []string{bwrapPath(), "--unshare-all", "--cap-drop", "ALL", "--die-with-parent", "--new-session"}
 	a = append(a, s.bwrap...)
-	for _, d := range systemDirs {
-		a = append(a, systemDir(d)...)
-	}
-	for _, f := range etcFiles {
-		a = append(a, "--ro-bind-try", "/etc/"+f, "/etc/"+f)
+	if s.root != "" {
+		a = append(a, imageRootArgs(s.root, s.env)...)
+	} else {
+		for _, d := range systemDirs {
+			a = append(a, systemDir(d)...)
+		}
+		for _, f := range etcFiles {
+			a = append(a, "--ro-bind-try", "/etc/"+f, "/etc/"+f)
+		}
 	}
 	a = append(a, "--proc", "/proc", "--dev", "/dev")
 	a = append(a, tmpfs("/tmp", s.tmpSize)...)
@@ -50,8 +54,10 @@ func bwrapArgv(s spec, exe string, inner []string) []string {
 	if exe != "" {
 		a = append(a, "--ro-bind", exe, limiterPath)
 	}
-	for _, d := range pathDirs(s.env) {
-		a = append(a, "--ro-bind-try", d, d)
+	if s.root == "" { // an image's PATH directories are its own (imageRootArgs)
+		for _, d := range pathDirs(s.env) {
+			a = append(a, "--ro-bind-try", d, d)
+		}
 	}
 	for _, d := range s.readOnly {
 		a = append(a, "--ro-bind", d, d)

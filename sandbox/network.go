@@ -9,7 +9,9 @@ const (
 	// but loopback (and Warden's sockets a profile binds in).
 	NoNetwork Network = iota
 	// Egress: the repository's or operator's opt-in (`setup:`,
-	// `network: true`, the exec agent).
+	// `network: true`, the exec agent): still the sandbox's own network
+	// namespace, whose only way out is Warden's egress proxy (egress.go),
+	// public addresses only.
 	Egress
 )
 
@@ -20,13 +22,11 @@ func (n Network) String() string {
 	return "none"
 }
 
-// apply sets up s for the policy.
-//
-// Egress is, for now, the host's network namespace shared as it is
-// (bubblewrap's --share-net): the egress proxy of issue #26 replaces this
-// function's Egress case and nothing else.
-func (n Network) apply(s *spec) {
+// apply sets up s for the policy. Egress never shares the worker's network
+// namespace (no --share-net: its loopback holds Redis); run starts the
+// proxy and binds it in (withEgress).
+func (n Network) apply(s *spec, pol EgressPolicy) {
 	if n == Egress {
-		s.bwrap = append(s.bwrap, "--share-net")
+		s.egress = &pol
 	}
 }

@@ -43,6 +43,8 @@ type Profile struct {
 	// are set to the private home unless Env sets them.
 	Env     []string
 	Network Network
+	// Egress narrows and reports what a Network: Egress process reaches.
+	Egress EgressPolicy
 	// ReadOnly are extra directories bound read-only (caches, a toolchain,
 	// the agent's own program).
 	ReadOnly []string
@@ -52,6 +54,11 @@ type Profile struct {
 	// Sockets are Warden's own Unix sockets bound in (the metering proxy),
 	// so a command without network reaches exactly them.
 	Sockets []string
+	// Root is the repository's unpacked image (package sandbox/image): its
+	// /usr, /bin, /sbin, /lib*, /etc and /opt replace the worker's, read-only;
+	// the worktree, HOME, /proc, /dev and /tmp are as without it. Empty: the
+	// worker's own system.
+	Root    string
 	Home    string        // private HOME; a fresh temporary directory when empty, removed after
 	Timeout time.Duration // default 10 minutes
 	Limits  Limits        // zero fields take DefaultLimits
@@ -70,7 +77,7 @@ func Run(ctx context.Context, p Profile) Result {
 	lim := p.Limits.orDefaults()
 	s := spec{
 		argv: p.Argv, dir: p.Tree.Dir, env: p.Env, home: p.Home, timeout: p.Timeout,
-		stdin: p.Stdin, writable: []string{p.Tree.Dir}, sockets: p.Sockets, tmpSize: lim.Tmp,
+		stdin: p.Stdin, writable: []string{p.Tree.Dir}, sockets: p.Sockets, tmpSize: lim.Tmp, root: p.Root,
 	}
 	hints := &hintWriter{}
 	s.stdout, s.stderr = tee(p.Stdout, hints), tee(p.Stderr, hints)
@@ -91,7 +98,7 @@ func Run(ctx context.Context, p Profile) Result {
 			s.readOnly = append(s.readOnly, p.Cache)
 		}
 	}
-	p.Network.apply(&s)
+	p.Network.apply(&s, p.Egress)
 	r := run(ctx, s, lim)
 	if r.Err == nil {
 		r.Cap = lim.hit(p.Tree.Dir, r, hints)
@@ -117,7 +124,7 @@ func (p Profile) check() error {
 	// holding the worktree or its repository (Warden's data directory: every
 	// mirror, the parked trees, and often the key file beside it).
 	held := nonEmpty(p.Tree.Dir, p.Tree.Common)
-	for _, d := range append(append(nonEmpty(p.Cache, p.Home), p.ReadOnly...), p.Sockets...) {
+	for _, d := range append(append(nonEmpty(p.Cache, p.Home, p.Root), p.ReadOnly...), p.Sockets...) {
 		c := filepath.Clean(d)
 		if !filepath.IsAbs(d) || c == "/" || underAny(c+"/", []string{"/proc/", "/sys/", "/dev/"}) || holds(c, held) {
 			return fmt.Errorf("sandbox: %q may not be mounted", d)
@@ -131,7 +138,7 @@ func Describe() string {
 	err := Available()
 	switch {
 	case err == nil:
-		return "bubblewrap: own PID, network, IPC and user namespaces; read-only system; only the worktree and a private HOME writable, its .git read-only; capped file size, processes, memory and disk"
+		return "bubblewrap: own PID, network, IPC and user namespaces; read-only system; only the worktree and a private HOME writable, its .git read-only; network only through Warden's egress proxy, public addresses only; capped file size, processes, memory and disk"
 	case Unsafe():
 		return "NONE: " + UnsafeEnv + "=1 runs repository commands without isolation (" + err.Error() + ")"
 	}

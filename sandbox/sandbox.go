@@ -30,7 +30,9 @@ type spec struct {
 	readOnly []string // bound read-only
 	protect  []string // read-only inside a writable tree (its .git), bound last
 	sockets  []string
-	bwrap    []string // more bubblewrap arguments (the network policy)
+	bwrap    []string      // more bubblewrap arguments (the network policy)
+	root     string        // an unpacked image replacing the system directories; "" for the worker's
+	egress   *EgressPolicy // set: the command's way out is the egress proxy
 	home     string
 	tmpSize  int64
 	timeout  time.Duration
@@ -79,6 +81,14 @@ func run(ctx context.Context, s spec, lim Limits) Result {
 		s.home = home
 	}
 	s.env = withDefaults(s.env, "HOME="+s.home, "TMPDIR="+s.home)
+	if isolated && s.egress != nil {
+		var stop func()
+		var err error
+		if s, stop, err = withEgress(ctx, s); err != nil {
+			return Result{ExitCode: -1, Err: err}
+		}
+		defer stop()
+	}
 	var cg *cgroup
 	if isolated {
 		cg = newCgroup(lim)

@@ -11,14 +11,20 @@ scripts/with-redis.sh bash -c '
   go test -run "^$" -bench LabelToFeedback -benchtime 40x -timeout 30m ./test/bench/ &&
   go test -run "^$" -bench Fairness -benchtime 1x -timeout 30m ./test/bench/ &&
   go test -run "^$" -bench EightPipelines -benchtime 1x -timeout 30m ./test/bench/ &&
+  go test -run "^$" -bench Pickup -benchtime 40x -timeout 30m ./test/bench/ &&
   go test -run "^$" -bench Overhead5000 -benchtime 5x -timeout 30m ./test/bench/ &&
   go test -run "^$" -bench FollowupVsFirstAttempt -benchtime 20x -timeout 30m ./test/bench/ &&
   go test -run "^$" -bench AgentCLIOverhead -benchtime 3x -timeout 30m ./test/bench/ &&
+  go test -run "^$" -bench PortUnderAbuse -benchtime 1x -timeout 10m ./test/bench/ &&
+  go test -run "^$" -bench BaselineCost -benchtime 5x -timeout 30m ./test/bench/ &&
   go test -run "^$" -bench BenchmarkPrepareCached -benchtime 5x ./workspace/ &&
   go test -run "^$" -bench BoundedCommands -benchtime 1x -timeout 30m ./test/bench/ &&
   go test -run "^$" -bench EditAccuracy -benchtime 1x ./agent/edit/ &&
   go test -run "^$" -bench StallDetection -benchtime 200x ./supervisor/
 '
+# The index on a ~10,000-file repository needs its mirror
+# (fetch github:astral-sh/ruff, or WARDEN_BENCH_INDEX_REPO).
+go test -run "^$" -bench IndexLarge -benchtime 1x -timeout 30m ./test/bench/index/
 # Localization on real issues needs the corpus trees, materialised from local
 # mirrors of the repositories (see test/bench/localization/README.md); it runs
 # last so that a machine without the mirrors still gets the other figures.

@@ -65,9 +65,12 @@ func cliRunner(cfg *config.Config, log *slog.Logger, l *meter.Ledger, prices map
 	if !ok {
 		return nil, nil
 	}
-	bin, err := agentcli.Resolve(preset, cfg.AgentBin)
+	bin, warning, err := agentcli.Resolve(preset, cfg.AgentBin)
 	if err != nil {
 		return nil, &config.Error{Setting: "WARDEN_AGENT_BIN", Msg: err.Error()}
+	}
+	if warning != "" {
+		log.Warn("agent CLI newer than the pinned version", "agent", preset.Name, "bin", bin, "warning", warning)
 	}
 	base := cfg.LLMBaseURL
 	if base == "" {
@@ -118,16 +121,19 @@ func (m *scopeMeter) Check(ctx context.Context) error { return m.l.Check(ctx, m.
 func (m *scopeMeter) Charge(ctx context.Context, usd float64) { _, _ = m.l.Charge(ctx, m.s, usd) }
 
 // CheckCLI checks, before anything starts, that a worker configured
-// with a CLI agent has that CLI at the pinned version.
-func CheckCLI(cfg *config.Config) error {
+// with a CLI agent has that CLI at the pinned version or a newer release of
+// the same major version; for a newer one it returns the warning the
+// process logs and shows on /ui.
+func CheckCLI(cfg *config.Config) (warning string, err error) {
 	p, ok := agentcli.Presets[cfg.Agent]
 	if !ok || cfg.Role == "web" {
-		return nil
+		return "", nil
 	}
-	if _, err := agentcli.Resolve(p, cfg.AgentBin); err != nil {
-		return &config.Error{Setting: "WARDEN_AGENT_BIN", Msg: err.Error()}
+	_, warning, err = agentcli.Resolve(p, cfg.AgentBin)
+	if err != nil {
+		return "", &config.Error{Setting: "WARDEN_AGENT_BIN", Msg: err.Error()}
 	}
-	return nil
+	return warning, nil
 }
 
 // TaskSpent is pipeline.Pipeline.Spent: what the task has spent so far,
@@ -139,9 +145,9 @@ func TaskSpent(l *meter.Ledger) func(ctx context.Context, t pipeline.Task) (floa
 	}
 }
 
-// execAgent is the operator's agent command, sandboxed with the host's
-// network: the operator chose the command and it usually has to reach its
-// own model. What the sandbox still guarantees is that no Warden secret is
+// execAgent is the operator's agent command, sandboxed with network through
+// the egress proxy (public addresses only): the operator chose the command
+// and it usually has to reach its own model. What the sandbox still guarantees is that no Warden secret is
 // readable and only the worktree (and a private HOME) is writable.
 func execAgent(cfg *config.Config) *agent.ExecAgent {
 	ex := agent.NewExec(cfg.AgentCommand)

@@ -14,8 +14,8 @@ var codeRE = regexp.MustCompile(`^[A-Za-z0-9_-]{1,200}$`)
 
 func (s *Server) routes() http.Handler {
 	m := http.NewServeMux()
-	m.HandleFunc("GET /{$}", s.index)
-	m.HandleFunc("GET /callback", s.callback)
+	m.HandleFunc("GET /{$}", s.bindBrowser(s.index))
+	m.HandleFunc("GET /callback", s.boundOnly(s.callback))
 	return s.localOnly(m)
 }
 

@@ -52,6 +52,7 @@ type Server struct {
 	srv      *http.Server
 	gh       *github.Client
 	state    string
+	token    string // in the URL printed to the terminal; binds the browser (bind.go)
 	action   string // where the form posts
 	manifest string // the JSON the form carries
 	hookURL  string
@@ -74,7 +75,7 @@ func Start(o Options) (*Server, error) {
 			return nil, err
 		}
 	}
-	s := &Server{o: o, done: make(chan struct{}), state: randomHex(32), hookURL: webhookURL(o.PublicURL)}
+	s := &Server{o: o, done: make(chan struct{}), state: randomHex(32), token: randomHex(16), hookURL: webhookURL(o.PublicURL)}
 	s.action = newAppURL(o.GitHubURL, o.Org, s.state)
 	api, _ := url.Parse(strings.TrimSuffix(o.APIURL, "/") + "/")
 	s.gh = github.NewClient(o.HTTPClient)
@@ -141,7 +142,7 @@ func Run(ctx context.Context, o Options, announce func(url string)) (*Result, er
 	if err != nil {
 		return nil, err
 	}
-	announce(s.URL())
+	announce(s.StartURL())
 	return s.Wait(ctx)
 }
 
@@ -187,6 +188,9 @@ func (s *Server) envVars(cfg *github.AppConfig) []envVar {
 	if secret := cfg.GetWebhookSecret(); secret != "" {
 		vars = append(vars, envVar{"WARDEN_WEBHOOK_SECRET", secret})
 	}
+	// deploy/compose.yaml starts Redis with this password: whatever can
+	// reach Redis can rewrite queued tasks and the spend ledger.
+	vars = append(vars, envVar{"WARDEN_REDIS_PASSWORD", randomHex(32)})
 	if s.o.GitHubURL != "https://github.com/" && s.o.GitHubURL != "https://github.com" {
 		vars = append(vars, envVar{"WARDEN_GITHUB_URL", s.o.GitHubURL})
 	}

@@ -8,6 +8,7 @@ import (
 	"html"
 	"io"
 	"net/http"
+	"net/http/cookiejar"
 	"net/http/httptest"
 	"net/url"
 	"os"
@@ -56,7 +57,7 @@ var (
 // form reads the setup page: where it posts and the manifest it carries.
 func form(t *testing.T, s *Server) (action, manifest string) {
 	t.Helper()
-	code, body := get(t, s.URL()+"/")
+	code, body := get(t, s.StartURL())
 	a, m := actionRE.FindStringSubmatch(body), manifestRE.FindStringSubmatch(body)
 	if code != 200 || a == nil || m == nil {
 		t.Fatalf("setup page %d:\n%s", code, body)
@@ -64,9 +65,13 @@ func form(t *testing.T, s *Server) (action, manifest string) {
 	return html.UnescapeString(a[1]), html.UnescapeString(m[1])
 }
 
+// browser keeps the setup's cookie between the page and the callback, as
+// the operator's browser does.
+var browser = func() *http.Client { jar, _ := cookiejar.New(nil); return &http.Client{Jar: jar} }()
+
 func get(t *testing.T, u string) (int, string) {
 	t.Helper()
-	resp, err := http.Get(u)
+	resp, err := browser.Get(u)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -135,6 +140,10 @@ func TestManifestFlowWritesEnvFile(t *testing.T) {
 			t.Errorf("%s = %q, want %q", k, env[k], v)
 		}
 	}
+	// deploy/compose.yaml starts Redis with this password.
+	if p := env["WARDEN_REDIS_PASSWORD"]; len(p) != 64 || strings.Trim(p, "0123456789abcdef") != "" {
+		t.Errorf("WARDEN_REDIS_PASSWORD = %q, want 64 random hex digits", p)
+	}
 	cfg, _, err := config.Load(nil, func(k string) string { return env[k] }, io.Discard)
 	if err != nil || cfg.Validate("all") != nil || !cfg.HasApp() {
 		t.Fatalf("bot serve would not accept the .env: %v %v", err, cfg.Validate("all"))
@@ -148,7 +157,8 @@ func TestManifestCarriesPermissionsEventsAndURLs(t *testing.T) {
 	if m["redirect_url"] != s.URL()+"/callback" || dig(m, "hook_attributes", "url") != "https://warden.example.com/webhooks" {
 		t.Fatalf("redirect %v, hook %v", m["redirect_url"], dig(m, "hook_attributes", "url"))
 	}
-	perms := map[string]string{"issues": "write", "pull_requests": "write", "contents": "write", "statuses": "write", "checks": "read", "actions": "read", "metadata": "read"}
+	perms := map[string]string{"issues": "write", "pull_requests": "write", "contents": "write", "statuses": "write", "checks": "read", "actions": "read", "metadata": "read",
+		"administration": "read", "merge_queues": "write"}
 	for k, v := range perms {
 		if dig(m, "default_permissions", k) != v {
 			t.Errorf("permission %s = %v, want %s", k, dig(m, "default_permissions", k), v)
@@ -160,7 +170,8 @@ func TestManifestCarriesPermissionsEventsAndURLs(t *testing.T) {
 	for _, e := range m["default_events"].([]any) {
 		events = append(events, e.(string))
 	}
-	for _, e := range []string{"issues", "issue_comment", "pull_request", "pull_request_review", "pull_request_review_comment", "check_suite", "check_run", "status"} {
+	for _, e := range []string{"issues", "issue_comment", "pull_request", "pull_request_review", "pull_request_review_comment", "check_suite", "check_run", "status",
+		"merge_group", "branch_protection_rule", "repository_ruleset"} {
 		if !slices.Contains(events, e) {
 			t.Errorf("event %s missing from %v", e, events)
 		}

@@ -18,6 +18,7 @@ type Status struct {
 	Tasks         []TaskStatus // recent tasks, by state
 	Interventions []TaskStatus // tasks whose supervisor gave up (NEEDS_INTERVENTION)
 	Problems      []string     // parts that could not be read
+	Warnings      []string     // start-up findings that did not stop the process
 	Isolation     string       // how repository commands are isolated (sandbox.Describe)
 	Spend         []SpendLine  // model spend today per repository and installation
 	Generated     time.Time
@@ -84,6 +85,7 @@ th,td{border-bottom:1px solid #ddd;padding:.25rem .6rem;text-align:left;vertical
 .paused{color:#b00;font-weight:bold}.problem{color:#b00}</style></head><body>
 <h1>Warden {{.Version}}</h1>
 {{range .Problems}}<p class="problem">{{.}}</p>{{end}}
+{{range .Warnings}}<p class="problem warning">Warning: {{.}}</p>{{end}}
 {{with .Isolation}}<p id="isolation"{{if not (hasPrefix . "bubblewrap")}} class="problem"{{end}}>Isolation of repository commands: {{.}}</p>{{end}}
 <h2>Queues</h2>
 <table id="queues"><tr><th>queue</th><th>state</th><th>size</th><th>pending</th><th>active</th><th>scheduled</th><th>retry</th><th>archived</th><th>completed</th><th>processed today</th><th>failed today</th><th>latency</th></tr>

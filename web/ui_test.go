@@ -118,3 +118,14 @@ func TestUIShowsIsolation(t *testing.T) {
 		t.Fatalf("page:\n%s", body)
 	}
 }
+
+// A start-up warning (a newer agent CLI than the pinned one) is on the page.
+func TestUIShowsWarnings(t *testing.T) {
+	warned := func(context.Context) (*Status, error) {
+		return &Status{Warnings: []string{"WARDEN_AGENT=codex is tested with codex 0.169.0; /usr/bin/codex is newer"}}, nil
+	}
+	_, body := serveUI(t, "pw", warned, "op", "pw")
+	if !strings.Contains(body, `<p class="problem warning">Warning: WARDEN_AGENT=codex is tested with codex 0.169.0; /usr/bin/codex is newer</p>`) {
+		t.Fatalf("page:\n%s", body)
+	}
+}

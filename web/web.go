@@ -7,11 +7,11 @@ import (
 	"context"
 	"crypto/subtle"
 	"log/slog"
+	"net"
 	"net/http"
 	"time"
 
 	"github.com/labstack/echo/v4"
-	"github.com/labstack/echo/v4/middleware"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 )
@@ -38,18 +38,22 @@ type Options struct {
 	Redis      pinger
 	Registry   *prometheus.Registry
 	UIPassword string
-	Operator   func(g *echo.Group)                        // mounts routes under /api; nil for none
-	Status     func(ctx context.Context) (*Status, error) // what /ui shows; nil for no page
-	Log        *slog.Logger
+	// TrustedProxies are the reverse proxies whose X-Forwarded-For is
+	// believed for the client address (WARDEN_TRUSTED_PROXIES).
+	TrustedProxies []*net.IPNet
+	Operator       func(g *echo.Group)                        // mounts routes under /api; nil for none
+	Status         func(ctx context.Context) (*Status, error) // what /ui shows; nil for no page
+	Log            *slog.Logger
 }
 
 // New builds the echo instance.
 func New(o Options) *echo.Echo {
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
-	// Every request gets an id (or keeps the caller's X-Request-ID), echoed in
-	// the response and logged with the delivery id by the access log and handlers.
-	e.Use(middleware.RequestID(), requestLog(o.Log))
+	harden(e, o.TrustedProxies, o.Log)
+	// Every request gets an id of Warden's own, echoed in the response and
+	// logged with the delivery id by the access log and handlers.
+	e.Use(requestID(), requestLog(o.Log))
 	if o.Surface != Ops {
 		publicRoutes(e, o)
 	}
@@ -77,7 +81,7 @@ func publicRoutes(e *echo.Echo, o Options) {
 
 // opsRoutes are the metrics and, with a password, the operator routes.
 func opsRoutes(e *echo.Echo, o Options) {
-	e.GET("/metrics", echo.WrapHandler(promhttp.HandlerFor(o.Registry, promhttp.HandlerOpts{})))
+	e.GET("/metrics", echo.WrapHandler(promhttp.HandlerFor(o.Registry, promhttp.HandlerOpts{})), metricsAuth(o))
 	// Auth sits on /api and /ui only: a group without a prefix would answer
 	// 401 instead of 404 for every unknown path.
 	if o.UIPassword != "" {
@@ -115,7 +119,7 @@ func requestLog(log *slog.Logger) echo.MiddlewareFunc {
 				return err
 			}
 			log.Info("http request", "method", c.Request().Method, "path", c.Path(),
-				"code", c.Response().Status, "delivery", c.Request().Header.Get("X-GitHub-Delivery"),
+				"code", c.Response().Status, "delivery", logSafe(c.Request().Header.Get("X-GitHub-Delivery")),
 				"request_id", c.Response().Header().Get(echo.HeaderXRequestID), "duration_ms", time.Since(start).Milliseconds())
 			return err
 		}

@@ -60,6 +60,11 @@ func (r *Router) issueComment(ctx context.Context, d Delivery) (Decision, error)
 		return ignored("no command"), nil
 	}
 	if ok, why := r.canWrite(ctx, ic.inst, ic.owner, ic.name, ic.sender); !ok {
+		if r.Refusals != nil {
+			if first, err := r.Refusals.FirstRefusal(ctx, ic.fullName(), ic.issue.Number, ic.sender); err != nil || !first {
+				return refused(why), nil // told already (or cannot tell): no second reply
+			}
+		}
 		return r.reply(ctx, ic, "refused", fmt.Sprintf("@%s Sorry, only users with write, maintain or admin permission can use `/%s` commands (%s).", ic.sender, r.Prefix, why))
 	}
 	var last Decision

@@ -3,11 +3,11 @@ package webhooks
 import (
 	"context"
 	"errors"
-	"io"
 	"log/slog"
 	"mime"
 	"net/http"
 	"net/url"
+	"strings"
 	"time"
 
 	"github.com/warden-bot/warden/jobs"
@@ -45,12 +45,21 @@ type Handler struct {
 	// PendingWait bounds how long a copy of a delivery that another request
 	// is handling waits for that request's answer (default 3 s).
 	PendingWait time.Duration
+	// Window is the deduplication window (WARDEN_DELIVERY_TTL): an event
+	// older than it is refused, its keys may have expired. 0: no check.
+	Window time.Duration
+	// Inflight bounds the body bytes held by requests being read; nil:
+	// DefaultInflight, shared by every Handler without one.
+	Inflight *Budget
 }
+
+var defaultInflight = NewBudget(DefaultInflight)
 
 // Delivery is one verified webhook delivery.
 type Delivery struct {
 	RequestID string // X-Request-ID, to join the handler's logs with the access log
 	ID        string
+	Signature string // the body's verified HMAC, hex: a second dedup key (replay.go)
 	Event     string
 	Payload   []byte
 }
@@ -62,6 +71,13 @@ type Decision struct {
 	Reason string `json:"reason,omitempty"`
 }
 
+// closing answers an error before (or instead of) reading the body and
+// closes the connection, so that the unread body is never drained.
+func closing(c echo.Context, code int, reason string) error {
+	c.Response().Header().Set("Connection", "close")
+	return answer(c, code, "error", reason)
+}
+
 func answer(c echo.Context, code int, status, reason string) error {
 	return c.JSON(code, Decision{Status: status, Reason: reason})
 }
@@ -69,12 +85,28 @@ func answer(c echo.Context, code int, status, reason string) error {
 // ServeHTTP handles one delivery; see CONTRACT §3 for the codes.
 func (h *Handler) ServeHTTP(c echo.Context) error {
 	req := c.Request()
-	body, err := io.ReadAll(io.LimitReader(req.Body, MaxBody+1))
-	if err != nil {
-		return answer(c, http.StatusBadRequest, "error", "could not read body")
+	// What the headers alone can refuse is refused before the body is read:
+	// an unsigned caller costs Warden no body bytes at all.
+	if code, err := precheck(h.Secret, req.Header, req.ContentLength); err != nil {
+		if code == http.StatusUnauthorized {
+			h.Log.Warn("webhook signature rejected", "remote", c.RealIP(), "audit", true)
+		}
+		return closing(c, code, err.Error())
 	}
-	if len(body) > MaxBody {
-		return answer(c, http.StatusRequestEntityTooLarge, "error", "body over 25 MiB")
+	budget := h.Inflight
+	if budget == nil {
+		budget = defaultInflight
+	}
+	client := c.RealIP()
+	body, held, err := readBody(req.Body, http.NewResponseController(c.Response()), req.ContentLength, budget, client)
+	defer budget.give(client, held)
+	switch {
+	case errors.Is(err, errTooLarge):
+		return closing(c, http.StatusRequestEntityTooLarge, err.Error())
+	case errors.Is(err, errBusy):
+		return closing(c, http.StatusServiceUnavailable, "too many deliveries in flight; redeliver later")
+	case err != nil:
+		return closing(c, http.StatusBadRequest, "could not read body")
 	}
 	if err := Verify(h.Secret, req.Header.Get("X-Hub-Signature-256"), body); err != nil {
 		h.Log.Warn("webhook signature rejected", "remote", c.RealIP(), "audit", true)
@@ -85,6 +117,7 @@ func (h *Handler) ServeHTTP(c echo.Context) error {
 		return answer(c, http.StatusBadRequest, "error", err.Error())
 	}
 	d.RequestID = c.Response().Header().Get(echo.HeaderXRequestID)
+	d.Signature = strings.ToLower(strings.TrimPrefix(req.Header.Get("X-Hub-Signature-256"), "sha256="))
 	dec := h.handle(req.Context(), d)
 	if h.Observe != nil {
 		h.Observe(d.Event, dec.Status)
@@ -95,7 +128,11 @@ func (h *Handler) ServeHTTP(c echo.Context) error {
 func (h *Handler) handle(ctx context.Context, d Delivery) Decision {
 	log := h.Log.With("delivery", d.ID, "event", d.Event, "request_id", d.RequestID)
 	ctx = jobs.WithDelivery(ctx, d.ID)
-	switch st, err := h.claim(ctx, d.ID); {
+	if stale(d.Payload, h.Window, time.Now()) {
+		log.Warn("delivery older than the dedup window refused", "audit", true)
+		return Decision{Code: http.StatusOK, Status: "ignored", Reason: "event older than the deduplication window"}
+	}
+	switch st, err := h.claimAll(ctx, d); {
 	case err != nil:
 		log.Error("delivery store unavailable", "err", err)
 		return Decision{Code: http.StatusServiceUnavailable, Status: "unavailable", Reason: "queue unreachable; redeliver later"}
@@ -109,7 +146,9 @@ func (h *Handler) handle(ctx context.Context, d Delivery) Decision {
 	}
 	dec, err := h.Router.Route(ctx, d)
 	if err != nil {
-		_ = h.Deliveries.Abort(context.WithoutCancel(ctx), d.ID)
+		for _, k := range d.keys() {
+			_ = h.Deliveries.Abort(context.WithoutCancel(ctx), k)
+		}
 		if errors.Is(err, ErrMalformed) {
 			log.Warn("malformed payload", "err", err)
 			return Decision{Code: http.StatusBadRequest, Status: "error", Reason: err.Error()}
@@ -117,8 +156,10 @@ func (h *Handler) handle(ctx context.Context, d Delivery) Decision {
 		log.Error("routing failed", "err", err)
 		return Decision{Code: http.StatusServiceUnavailable, Status: "unavailable", Reason: "queue unreachable; redeliver later"}
 	}
-	if err := h.Deliveries.Commit(ctx, d.ID); err != nil {
-		log.Warn("delivery not remembered", "err", err)
+	for _, k := range d.keys() {
+		if err := h.Deliveries.Commit(ctx, k); err != nil {
+			log.Warn("delivery not remembered", "err", err)
+		}
 	}
 	log.Info("webhook handled", "status", dec.Status, "reason", dec.Reason)
 	return dec

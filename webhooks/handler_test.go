@@ -63,8 +63,12 @@ func TestLabeledTriggerQueuesOnce(t *testing.T) {
 	if code != http.StatusOK || d.Status != "duplicate" || len(r.q.runs) != 1 {
 		t.Fatalf("redelivery: %d %+v runs=%d", code, d, len(r.q.runs))
 	}
+	code, d = r.post(t, "issues", "replayed", body, nil) // the signed body again, under a new id
+	if code != http.StatusOK || d.Status != "duplicate" || len(r.q.runs) != 1 {
+		t.Fatalf("replay under a new id: %d %+v runs=%d", code, d, len(r.q.runs))
+	}
 	r.q.already = true
-	code, d = r.post(t, "issues", "two", body, nil)
+	code, d = r.post(t, "issues", "two", append(body, '\n'), nil) // another event: GitHub signs another body
 	if code != http.StatusOK || d.Status != "already_queued" {
 		t.Fatalf("second delivery for the same issue: %d %+v", code, d)
 	}

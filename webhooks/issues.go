@@ -79,7 +79,7 @@ func (r *Router) queueIssue(ctx context.Context, ic issueContext, mode, reason, 
 		return r.reply(ctx, ic, "refused", "This issue carries both `"+r.Prefix+":maintenance` and `"+r.Prefix+":evolution`. Remove one of them and Warden will start.")
 	}
 	p := jobs.RunPayload{
-		Repo: ic.fullName(), Installation: ic.inst, Issue: ic.issue.Number, IssueID: ic.issue.ID,
+		Repo: ic.fullName(), RepoID: ic.repo.ID, Installation: ic.inst, Issue: ic.issue.Number, IssueID: ic.issue.ID,
 		Mode: mode, Title: ic.issue.Title, Body: ic.issue.Body,
 		CloneURL: ic.repo.CloneURL, DefaultBranch: ic.repo.DefaultBranch,
 		Sender: ic.sender, Delivery: delivery, Reason: reason,

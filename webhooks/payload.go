@@ -45,6 +45,7 @@ func (i *payloadIssue) isPullRequest() bool {
 }
 
 type payloadRepo struct {
+	ID            int64       `json:"id"`
 	Name          string      `json:"name"`
 	Owner         payloadUser `json:"owner"`
 	CloneURL      string      `json:"clone_url"`

@@ -70,7 +70,16 @@ func (r *Router) feedback(ctx context.Context, pr ownPR, it followup.Item, sende
 		return Decision{}, unavailable("store feedback", err)
 	}
 	if !added {
-		return ok("feedback already answered or pending"), nil
+		// Already pending (or in flight) is not the same as queued: the
+		// first delivery may have stored it and failed to enqueue. Queueing
+		// is idempotent, so a redelivery completes what the first left undone.
+		n, err := r.Followups.Pending(ctx, pr.repo, pr.number)
+		if err != nil {
+			return Decision{}, unavailable("read pending feedback", err)
+		}
+		if n == 0 {
+			return ok("feedback already answered"), nil
+		}
 	}
 	return r.queueFollowup(ctx, pr, sender, delivery)
 }
@@ -160,6 +169,11 @@ func (r *Router) prComment(ctx context.Context, d Delivery) (Decision, error) {
 		return ignored("not a writer"), nil
 	}
 	if retry {
+		if asked { // `/warden fix …` in the same comment is kept, answered once the branch is back
+			if _, err := r.Followups.Add(ctx, own.repo, own.number, followup.Item{Kind: followup.KindComment, ID: c.GetID(), Author: sender, Body: text}); err != nil {
+				return Decision{}, unavailable("store feedback", err)
+			}
+		}
 		return r.resumeBranch(ctx, own, sender, d.ID)
 	}
 	return r.feedback(ctx, own, followup.Item{Kind: followup.KindComment, ID: c.GetID(), Author: sender, Body: text}, sender, d.ID)
@@ -173,6 +187,11 @@ func (r *Router) resumeBranch(ctx context.Context, pr ownPR, sender, delivery st
 		return Decision{}, unavailable("read hold", err)
 	}
 	if by == "" {
+		// A redelivery after the release: what the first delivery left
+		// undone (the follow-up of waiting feedback) is queued now.
+		if n, err := r.Followups.Pending(ctx, pr.repo, pr.number); err == nil && n > 0 {
+			return r.queueFollowup(ctx, pr, sender, delivery)
+		}
 		return ignored("the branch is not held"), nil
 	}
 	if err := r.Followups.Release(ctx, pr.repo, pr.number); err != nil {

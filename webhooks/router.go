@@ -20,6 +20,10 @@ type queue interface {
 	Resume(ctx context.Context, installation int64) error
 }
 
+type refusalLimiter interface {
+	FirstRefusal(ctx context.Context, repo string, issue int, user string) (bool, error)
+}
+
 type permissions interface {
 	Permission(ctx context.Context, installation int64, owner, repo, user string) (string, error)
 }
@@ -36,6 +40,9 @@ type Router struct {
 	Perms  permissions
 	App    appInfo // nil when no App is configured: nothing is queued
 	Log    *slog.Logger
+	// Refusals limits refusal replies to one per user and issue per window;
+	// nil replies to every refused command.
+	Refusals refusalLimiter
 	// Followups keeps feedback on Warden's PRs; nil turns follow-ups off.
 	Followups feedbackStore
 }
@@ -66,6 +73,12 @@ func (r *Router) Route(ctx context.Context, d Delivery) (Decision, error) {
 		return r.checks(ctx, d)
 	case "status":
 		return r.status(ctx, d)
+	case "member", "organization":
+		return r.membership(d)
+	case "merge_group":
+		return r.mergeGroup(ctx, d)
+	case "branch_protection_rule", "repository_ruleset":
+		return r.rulesChanged(ctx, d)
 	}
 	if !json.Valid(d.Payload) {
 		return Decision{}, fmt.Errorf("%w: body is not valid JSON", ErrMalformed)

@@ -2,6 +2,7 @@ package webhooks
 
 import (
 	"errors"
+	"strings"
 	"testing"
 )
 
@@ -27,5 +28,24 @@ func TestVerifyGitHubVector(t *testing.T) {
 		if err := Verify([]byte(tc.secret), tc.header, []byte(tc.body)); !errors.Is(err, ErrSignature) {
 			t.Errorf("%s: got %v, want ErrSignature", tc.name, err)
 		}
+	}
+}
+
+// Bodies in flight share one budget, and one client address holds at most
+// half of it: a caller cannot hold Warden's memory for GitHub's deliveries.
+func TestBudgetBoundsBodiesInFlight(t *testing.T) {
+	b := NewBudget(100)
+	if !b.take("a", 50) || b.take("a", 1) {
+		t.Fatal("one client may hold exactly half the budget")
+	}
+	if !b.take("b", 50) || b.take("c", 1) {
+		t.Fatal("the budget's total is not enforced")
+	}
+	b.give("a", 50)
+	if !b.take("c", 50) {
+		t.Fatal("given-back bytes are not reusable")
+	}
+	if _, _, err := readBody(strings.NewReader(strings.Repeat("x", 200)), nil, 200, NewBudget(100), "z"); err != errBusy {
+		t.Fatalf("a body over the client's share read with %v, want errBusy", err)
 	}
 }

@@ -8,10 +8,20 @@ import (
 )
 
 // cacheVars are the environment variables naming caches a command may read.
-var cacheVars = map[string]bool{"GOCACHE": true, "GOMODCACHE": true, "npm_config_cache": true}
+var cacheVars = map[string]bool{"GOCACHE": true, "GOMODCACHE": true, "npm_config_cache": true,
+	"npm_config_store_dir": true, "YARN_CACHE_FOLDER": true, "VIRTUAL_ENV": true, "PIP_CACHE_DIR": true, "UV_CACHE_DIR": true,
+	"CARGO_HOME": true, "GRADLE_USER_HOME": true, "MAVEN_USER_HOME": true, "BUNDLE_PATH": true}
 
-// cacheSubdirs are the caches kept per repository, by variable.
-var cacheSubdirs = [][2]string{{"GOMODCACHE", "gomod"}, {"GOCACHE", "gobuild"}, {"npm_config_cache", "npm"}}
+// cacheSubdirs are the caches kept per repository, by variable: one per
+// ecosystem toolchain.Infer knows, so its setup command fills them.
+var cacheSubdirs = [][2]string{{"GOMODCACHE", "gomod"}, {"GOCACHE", "gobuild"}, {"npm_config_cache", "npm"},
+	{"npm_config_store_dir", "pnpm"}, {"YARN_CACHE_FOLDER", "yarn"}, {"VIRTUAL_ENV", "venv"}, {"PIP_CACHE_DIR", "pip"},
+	{"UV_CACHE_DIR", "uv"}, {"CARGO_HOME", "cargo"}, {"GRADLE_USER_HOME", "gradle"}, {"MAVEN_USER_HOME", "maven"}, {"BUNDLE_PATH", "bundle"}}
+
+// offlineEnv tells each toolchain that the network is gone: read the cache,
+// never try to download (a download attempt would only hang or fail late).
+var offlineEnv = []string{"GOPROXY=off", "GOTOOLCHAIN=local", "npm_config_offline=true", "PIP_NO_INDEX=1",
+	"UV_OFFLINE=1", "CARGO_NET_OFFLINE=true", "YARN_ENABLE_OFFLINE_MODE=1"}
 
 // CacheDir is repo's dependency cache, apart from every other repository's
 // so that one tenant's setup can never plant what another's build trusts.
@@ -36,7 +46,28 @@ func cacheEnv(dir string, setup bool) []string {
 		// Module directories stay deletable, so the cache can be dropped.
 		return append(env, "GOFLAGS=-modcacherw")
 	}
-	return append(env, "GOPROXY=off", "GOTOOLCHAIN=local", "npm_config_offline=true")
+	return append(env, offlineEnv...)
+}
+
+// withVenv puts the repository's virtual environment first on PATH, so the
+// python3 and tools its setup installed are the ones found.
+func withVenv(env []string) []string {
+	venv := ""
+	for _, e := range env {
+		if v, ok := strings.CutPrefix(e, "VIRTUAL_ENV="); ok {
+			venv = v
+		}
+	}
+	if venv == "" {
+		return env
+	}
+	for i, e := range env {
+		if v, ok := strings.CutPrefix(e, "PATH="); ok {
+			env[i] = "PATH=" + filepath.Join(venv, "bin") + string(filepath.ListSeparator) + v
+			return env
+		}
+	}
+	return append(env, "PATH="+filepath.Join(venv, "bin")+":/usr/local/bin:/usr/bin:/bin")
 }
 
 func makeCache(dir string) error {

@@ -95,6 +95,7 @@ func safe(s string) string {
 // PrepareRequest asks for a fresh worktree for one task.
 type PrepareRequest struct {
 	Repo       string // owner/name
+	RepoID     int64  // GitHub's id of the repository; a name whose id changed starts clean (identity.go)
 	CloneURL   string // used exactly as given
 	Token      string // installation token, may be empty
 	BaseBranch string // the default branch
@@ -145,6 +146,9 @@ func (m *Manager) Prepare(ctx context.Context, req PrepareRequest) (*Worktree, e
 	mirror := m.mirrorDir(req.Repo)
 	unlock := m.lock(mirror)
 	defer unlock()
+	if err := m.claimIdentity(req.Repo, req.RepoID); err != nil {
+		return nil, err
+	}
 	if err := m.syncMirror(ctx, mirror, req); err != nil {
 		return nil, err
 	}

@@ -4,9 +4,13 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/warden-bot/warden/sandbox"
@@ -25,11 +29,23 @@ type Command struct {
 	// Network is the repository's choice for test and security commands
 	// (`network: true`); setup always has Egress.
 	Network sandbox.Network
+	// Egress narrows and reports what a command with network reaches
+	// through the egress proxy (network.allow; every connection logged).
+	Egress sandbox.EgressPolicy
 	// Cache is the repository's dependency cache (Manager.CacheDir): Go's
 	// module and build caches and npm's live there. The setup command fills
 	// it, with the network on; every other command only reads it, offline.
 	Cache  string
 	Limits sandbox.Limits // zero: sandbox.DefaultLimits
+	// Root is the repository's unpacked image (sandbox/image), empty for the
+	// worker's own system; RootEnv its configured environment (PATH …),
+	// which replaces the worker's.
+	Root    string
+	RootEnv []string
+	// Report names a file the command writes in its private HOME (a test
+	// reporter's, at "$HOME/<Report>"): read back into Result.Report before
+	// HOME is removed, so the report never lands in the worktree.
+	Report string
 }
 
 // Result is how a command ended.
@@ -44,6 +60,9 @@ type Result struct {
 	// Cap names the caps the command hit ("" when none); a command that hit
 	// one has failed, whatever its exit status, and its output says which.
 	Cap string
+	// Report is Command.Report's content (at most 16 MiB), nil when the
+	// command wrote none.
+	Report []byte
 }
 
 // allowedEnv is all a repository command inherits: enough for toolchains to
@@ -51,8 +70,13 @@ type Result struct {
 // or model keys.
 var allowedEnv = []string{"PATH", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "TERM", "GOPATH", "GOCACHE", "GOMODCACHE", "GOFLAGS", "GOPROXY", "GOTOOLCHAIN", "GOROOT", "CGO_ENABLED", "GONOSUMDB", "GOPRIVATE", "GOSUMDB"}
 
+// quietEnv keeps toolchains from leaving build droppings in the worktree,
+// which the diff guards would then count as the model's change (a repository
+// without a .gitignore for __pycache__ is common).
+var quietEnv = []string{"PYTHONDONTWRITEBYTECODE=1"}
+
 func commandEnv(home string, extra []string) []string {
-	env := []string{"HOME=" + home, "TMPDIR=" + home, "CI=true"}
+	env := append([]string{"HOME=" + home, "TMPDIR=" + home, "CI=true"}, quietEnv...)
 	for _, k := range allowedEnv {
 		if v, ok := os.LookupEnv(k); ok {
 			env = append(env, k+"="+v)
@@ -66,6 +90,27 @@ func commandEnv(home string, extra []string) []string {
 		}
 	}
 	return append(env, extra...)
+}
+
+// imageEnv is a command's environment in an image: the image's own (its
+// PATH, language variables), never the worker's, plus HOME and TMPDIR.
+func imageEnv(home string, image, extra []string) []string {
+	env := append([]string{"HOME=" + home, "TMPDIR=" + home, "CI=true"}, quietEnv...)
+	for _, e := range image {
+		k, _, _ := strings.Cut(e, "=")
+		if k != "HOME" && k != "TMPDIR" && k != "" && !strings.HasPrefix(k, "WARDEN_") {
+			env = append(env, e)
+		}
+	}
+	if !slices.ContainsFunc(env, func(e string) bool { return strings.HasPrefix(e, "PATH=") }) {
+		env = append(env, "PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin")
+	}
+	return append(env, extra...)
+}
+
+// dropVar removes every KEY= entry of env.
+func dropVar(env []string, key string) []string {
+	return slices.DeleteFunc(env, func(e string) bool { return strings.HasPrefix(e, key+"=") })
 }
 
 // Run runs c in the sandbox (package sandbox) with a scrubbed environment,
@@ -89,24 +134,40 @@ func Run(ctx context.Context, c Command) Result {
 	}
 	defer os.RemoveAll(home)
 	out := &capped{max: c.MaxOutput}
-	env := append(commandEnv(home, c.ExtraEnv), cacheEnv(c.Cache, setup)...)
+	base := commandEnv(home, c.ExtraEnv)
+	if c.Root != "" {
+		base = imageEnv(home, c.RootEnv, c.ExtraEnv)
+	}
+	env := withVenv(append(base, cacheEnv(c.Cache, setup)...))
 	var ro []string
-	if !setup {
+	switch {
+	case c.Root != "":
+		// The image's go is not the worker's, and the helper that serves the
+		// shared build cache is not in the image: a private cache only.
+		env = append(dropVar(env, "GOCACHE"), "GOCACHE="+filepath.Join(home, ".cache", "go-build"))
+		if !setup {
+			ro = cachesIn(env)
+		}
+	case !setup:
 		env, ro = settleGoCache(env, home)
 		ro = append(ro, cachesIn(env)...)
-	} else {
+	}
+	if setup {
 		if err := makeCache(c.Cache); err != nil {
 			return Result{Err: err, ExitCode: -1}
 		}
 		c.Network = sandbox.Egress
 	}
 	sr := sandbox.Run(ctx, sandbox.Profile{
-		Kind: c.Kind, Tree: c.Tree, Argv: []string{"sh", "-c", c.Line}, Env: env, Home: home,
-		ReadOnly: ro, Cache: c.Cache, Network: c.Network, Limits: c.Limits,
+		Kind: c.Kind, Tree: c.Tree, Argv: []string{"sh", "-c", c.Line}, Env: env, Home: home, Root: c.Root,
+		ReadOnly: ro, Cache: c.Cache, Network: c.Network, Egress: c.Egress, Limits: c.Limits,
 		Timeout: c.Timeout, Stdout: out, Stderr: out,
 	})
 	r := Result{ExitCode: sr.ExitCode, TimedOut: sr.TimedOut, Canceled: sr.Canceled, Duration: sr.Duration, Err: sr.Err,
 		Output: out.String(), Truncated: out.cut > 0, Cap: sr.Cap}
+	if c.Report != "" {
+		r.Report = readReport(home, c.Report)
+	}
 	if r.TimedOut {
 		r.Output += fmt.Sprintf("\n[warden: killed after %s]\n", c.Timeout)
 	}
@@ -159,3 +220,24 @@ func (c *capped) String() string {
 
 // Isolation says how repository commands are isolated on this machine.
 func Isolation() string { return sandbox.Describe() }
+
+// readReport reads HOME's report file, which the command wrote and so may
+// have made anything: only a regular file, never through a link, bounded.
+func readReport(home, name string) []byte {
+	if filepath.Base(name) != name {
+		return nil
+	}
+	f, err := os.OpenFile(filepath.Join(home, name), os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		return nil
+	}
+	b, err := io.ReadAll(io.LimitReader(f, 16<<20))
+	if err != nil {
+		return nil
+	}
+	return b
+}

@@ -21,6 +21,7 @@ const (
 
 var categories = []string{"exact", "trailing_spaces", "tabs_to_spaces", "reindent", "crlf",
 	"blank_edges", "near_duplicate", "divider_lines", "blank_inside", "alignment", "crlf_mixed", "indent_unit",
+	"blank_drift", "docstring_step",
 	"ambiguous", "absent", "divider_ambiguous", "other_file", "unsafe_path"}
 
 // mustRefuse: the block names no single place (or no allowed file), so any

@@ -1,7 +1,7 @@
 package edit
 
 import (
-	"regexp"
+	"fmt"
 	"strings"
 )
 
@@ -108,8 +108,12 @@ type fitter struct {
 	// sameIndent: every matched line has the file's indentation byte for byte
 	sameIndent bool
 	// trailing: the model added trailing blanks to lines the file has
-	// without; its new lines lose theirs too
+	// without; its new lines lose theirs too (but see trail)
 	trailing bool
+	// at is the SEARCH line the new lines being written go just above
+	at int
+	// err: a new line's indentation could not be told (see anchor)
+	err error
 }
 
 func (f *fitter) init() {
@@ -120,6 +124,11 @@ func (f *fitter) init() {
 	f.fUnit = f.d.indentUnit()
 	f.fUnitW = max(width(f.fUnit, f.tw), 1)
 	f.mUnit = modelUnit([][]string{f.search, f.replace}, f.tw, f.fUnitW)
+	if f.mUnit != f.fUnitW {
+		if step, ok := f.localStep(); ok {
+			f.fUnit, f.fUnitW = step, f.mUnit
+		}
+	}
 	f.sameIndent = true
 	for i, s := range f.search {
 		if f.fileOf[i] < 0 || strings.TrimSpace(s) == "" {
@@ -131,6 +140,30 @@ func (f *fitter) init() {
 	}
 }
 
+// localStep is the file's step where the model's own step shows inside
+// SEARCH: when every step of mUnit columns between consecutive matched
+// lines is the same file string of mUnit columns, that region indents by
+// it, not by the file's unit (a docstring's two-column list in a
+// four-space file). ok is false when SEARCH shows no such step or they
+// disagree.
+func (f *fitter) localStep() (string, bool) {
+	step, prev := "", -1
+	for i, s := range f.search {
+		if f.fileOf[i] < 0 || strings.TrimSpace(s) == "" {
+			continue
+		}
+		if prev >= 0 && width(indentOf(s), f.tw)-width(indentOf(f.search[prev]), f.tw) == f.mUnit {
+			fp, fi := indentOf(f.d.lines[f.fileOf[prev]]), indentOf(f.d.lines[f.fileOf[i]])
+			if !strings.HasPrefix(fi, fp) || width(fi[len(fp):], f.tw) != f.mUnit || step != "" && fi[len(fp):] != step {
+				return "", false
+			}
+			step = fi[len(fp):]
+		}
+		prev = i
+	}
+	return step, step != ""
+}
+
 // fit returns the line to write for REPLACE line r; sub is the SEARCH line
 // it took the place of (-1 if none), whose file spacing it may inherit.
 func (f *fitter) fit(r string, sub int) string {
@@ -138,9 +171,7 @@ func (f *fitter) fit(r string, sub int) string {
 		return r
 	}
 	f.init()
-	if f.trailing {
-		r = trimRight(r)
-	}
+	r = f.trail(r, sub)
 	if f.level < levelIndent {
 		return r
 	}
@@ -162,20 +193,26 @@ func (f *fitter) fit(r string, sub int) string {
 	case fl != "" && width(indentOf(f.search[sub]), f.tw) == w: // indented as the line it replaces
 		return indentOf(fl) + text
 	}
-	return f.indent(w) + text
+	ind, err := f.indent(w)
+	if err != nil && f.err == nil {
+		f.err = fmt.Errorf("REPLACE line %q %v; copy the indentation exactly from the file", strings.TrimSpace(r), err)
+	}
+	return ind + text
 }
 
-// indent is the file indentation for a model line indented w columns.
-func (f *fitter) indent(w int) string {
-	bestW, best := -1, ""
-	lowW, low := -1, ""
+// indent is the file indentation for a model line indented w columns:
+// levels of the file's unit added to the anchor (the SEARCH lines the
+// model indented deepest but no deeper than w), or taken off the
+// shallowest SEARCH line.
+func (f *fitter) indent(w int) (string, error) {
+	bestW, lowW, low := -1, -1, ""
 	for i, s := range f.search {
 		if f.fileOf[i] < 0 || strings.TrimSpace(s) == "" {
 			continue
 		}
 		sw, fi := width(indentOf(s), f.tw), indentOf(f.d.lines[f.fileOf[i]])
 		if sw <= w && sw > bestW {
-			bestW, best = sw, fi
+			bestW = sw
 		}
 		if lowW < 0 || sw < lowW {
 			lowW, low = sw, fi
@@ -188,12 +225,13 @@ func (f *fitter) indent(w int) string {
 			out = out[:len(out)-len(f.fUnit)]
 		}
 		if levels > 0 {
-			return columns(max(width(low, f.tw)-(lowW-w), 0), f.tw, strings.Contains(low, "\t"))
+			return columns(max(width(low, f.tw)-(lowW-w), 0), f.tw, strings.Contains(low, "\t")), nil
 		}
-		return out
+		return out, nil
 	}
+	best, err := f.anchor(bestW)
 	excess := w - bestW
-	return best + strings.Repeat(f.fUnit, excess/f.mUnit) + strings.Repeat(" ", excess%f.mUnit)
+	return best + strings.Repeat(f.fUnit, excess/f.mUnit) + strings.Repeat(" ", excess%f.mUnit), err
 }
 
 func columns(w, tw int, tabs bool) string {
@@ -201,35 +239,4 @@ func columns(w, tw int, tabs bool) string {
 		return strings.Repeat("\t", w/tw) + strings.Repeat(" ", w%tw)
 	}
 	return strings.Repeat(" ", w)
-}
-
-var blankRun = regexp.MustCompile(`[ \t]+`)
-
-// respace gives a changed line the file's inner spacing: each run of blanks
-// the model typed as in the SEARCH line it replaces, between words that
-// are still there, is written as the file has it (a renamed field stays
-// aligned as the file had it); from the first run that differs on, the
-// model's spacing stands.
-func respace(text, search, file string) string {
-	t, s, fl := strings.TrimSpace(text), strings.TrimSpace(search), strings.TrimSpace(file)
-	tr, sr, fr := blankRun.FindAllStringIndex(t, -1), blankRun.FindAllStringIndex(s, -1), blankRun.FindAllStringIndex(fl, -1)
-	if len(sr) != len(fr) {
-		return text
-	}
-	tf, sf := strings.Fields(t), strings.Fields(s)
-	var b strings.Builder
-	last := 0
-	for i := 0; i < min(len(tr), len(sr)); i++ {
-		if t[tr[i][0]:tr[i][1]] != s[sr[i][0]:sr[i][1]] || tf[i] != sf[i] && tf[i+1] != sf[i+1] {
-			break
-		}
-		b.WriteString(t[last:tr[i][0]])
-		b.WriteString(fl[fr[i][0]:fr[i][1]])
-		last = tr[i][1]
-	}
-	if last == 0 {
-		return text
-	}
-	b.WriteString(t[last:])
-	return b.String() + text[len(strings.TrimRight(text, " \t")):]
 }

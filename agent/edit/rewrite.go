@@ -81,6 +81,9 @@ func (d *doc) rewrite(p place, t tier, tw int, search, replace []string) ([]stri
 		}
 		pk, pj = pr[0], pr[1]
 	}
+	if w.fit.err != nil {
+		return nil, nil, w.fit.err
+	}
 	w.fixEnds()
 	return w.lines, w.eols, nil
 }
@@ -117,6 +120,8 @@ func (w *rewriter) attach() {
 // of them — then the block is refused, not guessed.
 func (w *rewriter) gap(pk, pj, k, j int) error {
 	del, ins := ints(pk+1, k), ints(pj+1, j)
+	// the new lines go just above SEARCH line k (anchor)
+	w.fit.at = k
 	groups := make([][]int, len(del)+1) // file-only lines above each deleted line and above k
 	total, nonBlankIns := 0, false
 	for m, s := range append(del, k) {
@@ -131,6 +136,10 @@ func (w *rewriter) gap(pk, pj, k, j int) error {
 		w.newLines(ins, del)
 	case !nonBlankIns:
 		w.files(groups...)
+	case countBlank(w.replace, ins) == total:
+		// REPLACE, copied from the file, has the blank lines SEARCH left
+		// out: they are the file's, in REPLACE's places, written once.
+		w.interleave(ins, del, groups)
 	case len(del) == len(ins):
 		for m := range del {
 			w.files(groups[m])
@@ -148,6 +157,34 @@ func (w *rewriter) gap(pk, pj, k, j int) error {
 			groups[firstNonEmpty(groups)][0]+1)
 	}
 	return nil
+}
+
+func countBlank(lines []string, at []int) int {
+	n := 0
+	for _, i := range at {
+		if strings.TrimSpace(lines[i]) == "" {
+			n++
+		}
+	}
+	return n
+}
+
+// interleave writes REPLACE lines ins in order, each blank one as the next
+// of the file's own left-out lines (groups, in file order).
+func (w *rewriter) interleave(ins, del []int, groups [][]int) {
+	var own []int
+	for _, g := range groups {
+		own = append(own, g...)
+	}
+	used := map[int]bool{}
+	for _, r := range ins {
+		if strings.TrimSpace(w.replace[r]) == "" {
+			w.file(own[0])
+			own = own[1:]
+			continue
+		}
+		w.newLine(r, w.similarUnused(r, del, used))
+	}
 }
 
 func firstNonEmpty(groups [][]int) int {
@@ -180,46 +217,6 @@ func (w *rewriter) file(x int) {
 	if w.d.eols[x] != "" {
 		w.eol = w.d.eols[x]
 	}
-}
-
-// newLines writes REPLACE lines ins. With as many deleted lines, each takes
-// the place of one; otherwise a new line takes the place of the first unused
-// deleted line that has its words but one.
-func (w *rewriter) newLines(ins, del []int) {
-	used := map[int]bool{}
-	for m, r := range ins {
-		sub := -1
-		if len(del) == len(ins) {
-			sub = del[m]
-		} else {
-			for _, k := range del {
-				if !used[k] && similar(w.replace[r], w.search[k]) {
-					sub, used[k] = k, true
-					break
-				}
-			}
-		}
-		w.newLine(r, sub)
-	}
-}
-
-// similar: the same number of words, at most one of them different.
-func similar(a, b string) bool {
-	fa, fb := strings.Fields(a), strings.Fields(b)
-	if len(fa) != len(fb) || len(fa) == 0 {
-		return false
-	}
-	diff := 0
-	for i := range fa {
-		if fa[i] != fb[i] {
-			diff++
-		}
-	}
-	return diff <= 1
-}
-
-func (w *rewriter) newLine(r, sub int) {
-	w.lines, w.eols = append(w.lines, w.fit.fit(w.replace[r], sub)), append(w.eols, w.eol)
 }
 
 // fixEnds: only the file's last line may lack an ending, and it keeps that

@@ -94,8 +94,36 @@ func loadFiles(rng *rand.Rand) ([]srcFile, error) {
 			return nil, fmt.Errorf("edit corpus: only %d usable %s files under %v; the corpus needs %d", picked, s.lang, s.roots(), s.n)
 		}
 	}
+	more, err := docstringFiles()
+	if err != nil {
+		return nil, err
+	}
+	files = append(files, more...)
 	sort.Slice(files, func(a, b int) bool { return files[a].path < files[b].path })
 	return files, nil
+}
+
+// docstringSource: Python files with a two-column step inside four-space
+// code (docstring lists, aligned continuations), for docstring_step. Drawn
+// with their own seed so the other sources' draws stay as they were.
+var docstringSource = source{"docstring", pythonDirs, []string{".py"}, 8, 80}
+
+func docstringFiles() ([]srcFile, error) {
+	s, rng := docstringSource, rand.New(rand.NewSource(corpusSeed+30))
+	var out []srcFile
+	paths := walk(s.roots(), s.exts)
+	for _, i := range rng.Perm(len(paths)) {
+		if len(out) == s.n {
+			break
+		}
+		if f, ok := readSource(s, paths[i]); ok && len(twoColumnSteps(f.lines)) > 0 {
+			out = append(out, f)
+		}
+	}
+	if len(out) < s.n {
+		return nil, fmt.Errorf("edit corpus: only %d Python files with two-column steps under %v; the corpus needs %d", len(out), s.roots(), s.n)
+	}
+	return out, nil
 }
 
 func walk(roots, exts []string) []string {

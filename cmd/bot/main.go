@@ -12,6 +12,7 @@ import (
 
 	"strings"
 
+	"github.com/warden-bot/warden/inspect"
 	"github.com/warden-bot/warden/observe"
 	"github.com/warden-bot/warden/repocontext"
 	"github.com/warden-bot/warden/sandbox/gocache"
@@ -31,6 +32,8 @@ commands:
   run       the whole pipeline on a local checkout, no GitHub (--repo PATH --title T --mode maintenance|evolution)
   observe   stream supervisor and task events from every worker (--json)
   context   what the planner would see of a checkout for an issue (--repo PATH --title T [--body B] [--json])
+  inspect   what Warden would use in a checkout: image, setup and test commands and their
+            source, instruction files, each mode's limits (--repo PATH [--json])
   setup     register the GitHub App from deploy/app.yml in a browser and write its
             id, private key and webhook secret to .env, mode 0600
             (--port 3000 --org ORG --public-url URL --env-file .env --force)
@@ -72,6 +75,8 @@ func run(args []string, getenv func(string) string, stdout, stderr io.Writer) in
 		return observe.Main(args[1:], getenv, stdout, stderr)
 	case "context":
 		return repocontext.Main(args[1:], getenv, stdout, stderr)
+	case "inspect":
+		return inspect.Main(args[1:], getenv, stdout, stderr)
 	case "setup":
 		return setupCmd(args[1:], getenv, stdout, stderr)
 	case "gocacheprog": // run by go inside the sandbox, not by people

@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os/signal"
@@ -18,13 +20,16 @@ import (
 // runLocal runs the pipeline on a local checkout without GitHub (CONTRACT §1).
 func runLocal(args []string, getenv func(string) string, stdout, stderr io.Writer) int {
 	la, rest, err := localrun.Parse(args, stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		return exitOK
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "bot run: %v\n", err)
 		return exitUsage
 	}
-	cfg, _, ok := loadConfig(rest, getenv, stderr, func(*config.Config) string { return "worker" })
-	if !ok {
-		return exitUsage
+	cfg, _, code := loadConfig(rest, getenv, stderr, func(*config.Config) string { return "worker" })
+	if cfg == nil {
+		return code
 	}
 	log := logging.New(cfg.LogLevel, cfg.Secrets(), io.Discard)
 	newSession, err := sessions.New(cfg, log)

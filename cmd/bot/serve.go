@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"github.com/warden-bot/warden/followup"
 	"github.com/warden-bot/warden/sessions"
@@ -27,31 +28,43 @@ import (
 
 // loadConfig reads and validates settings, printing a message that names the
 // bad setting. ok is false when the caller must exit 2.
-func loadConfig(args []string, getenv func(string) string, stderr io.Writer, role func(*config.Config) string) (*config.Config, []string, bool) {
+// loadConfig loads and validates the settings; without a configuration it
+// returns the exit code: 0 after --help (the flag package printed the
+// settings), 2 for a bad setting.
+func loadConfig(args []string, getenv func(string) string, stderr io.Writer, role func(*config.Config) string) (*config.Config, []string, int) {
 	cfg, rest, err := config.Load(args, getenv, stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		return nil, nil, exitOK
+	}
 	if err == nil {
 		err = cfg.Validate(role(cfg))
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "bot: invalid configuration: %v\n", err)
-		return nil, nil, false
+		return nil, nil, exitUsage
 	}
-	return cfg, rest, true
+	return cfg, rest, exitOK
 }
 
 func serve(args []string, getenv func(string) string, stderr io.Writer) int {
-	cfg, _, ok := loadConfig(args, getenv, stderr, func(c *config.Config) string { return c.Role })
-	if !ok {
-		return exitUsage
+	cfg, _, code := loadConfig(args, getenv, stderr, func(c *config.Config) string { return c.Role })
+	if cfg == nil {
+		return code
 	}
-	if err := sessions.CheckCLI(cfg); err != nil { // a missing or other CLI is bad configuration
+	cliWarning, err := sessions.CheckCLI(cfg)
+	if err != nil { // a missing, older or other-major CLI is bad configuration
 		fmt.Fprintf(stderr, "bot: invalid configuration: %v\n", err)
 		return exitUsage
 	}
 	log := logging.New(cfg.LogLevel, cfg.Secrets(), os.Stderr)
+	var warnings []string
+	if cliWarning != "" {
+		log.Warn("agent CLI newer than the pinned version", "warning", cliWarning)
+		warnings = append(warnings, cliWarning)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
-	if err := serveWith(ctx, cfg, log); err != nil {
+	if err := serveWith(ctx, cfg, log, warnings); err != nil {
 		log.Error("warden stopped", "err", err)
 		return exitFailure
 	}
@@ -66,13 +79,17 @@ type app struct {
 	queue   *jobs.Queue
 	metrics *metrics.Metrics
 	gh      *githubapp.App // nil without App credentials
+	// warnings are start-up findings that do not stop the process (a
+	// newer agent CLI); /ui shows them.
+	warnings []string
 }
 
-func serveWith(ctx context.Context, cfg *config.Config, log *slog.Logger) error {
+func serveWith(ctx context.Context, cfg *config.Config, log *slog.Logger, warnings []string) error {
 	a, err := newApp(cfg, log)
 	if err != nil {
 		return err
 	}
+	a.warnings = warnings
 	defer a.close()
 	errc := make(chan error, 2)
 	var srv *jobs.Server
@@ -146,8 +163,10 @@ func (a *app) listen(errc chan<- error) []*echo.Echo {
 }
 
 func (a *app) echo(surface web.Surface) *echo.Echo {
-	api := &operator.API{Queue: a.queue, RDB: a.backend.RDB, Version: version, Ledger: sessions.NewLedger(a.cfg, a.backend.RDB, nil)}
-	opts := web.Options{Surface: surface, Redis: a.backend, Registry: a.metrics.Registry, UIPassword: a.cfg.UIPassword, Log: a.log, Operator: api.Routes, Status: api.Status}
+	api := &operator.API{Queue: a.queue, RDB: a.backend.RDB, Version: version, Ledger: sessions.NewLedger(a.cfg, a.backend.RDB, nil), Warnings: a.warnings, DefaultImage: a.cfg.DefaultImage}
+	proxies, _ := web.ParseProxies(a.cfg.TrustedProxies) // checked by config.Validate
+	opts := web.Options{Surface: surface, Redis: a.backend, Registry: a.metrics.Registry, UIPassword: a.cfg.UIPassword, Log: a.log, Operator: api.Routes, Status: api.Status,
+		TrustedProxies: proxies}
 	if a.cfg.Role != "worker" {
 		opts.Webhooks = a.webhookHandler().ServeHTTP
 	}
@@ -155,7 +174,8 @@ func (a *app) echo(surface web.Surface) *echo.Echo {
 }
 
 func (a *app) webhookHandler() *webhooks.Handler {
-	r := &webhooks.Router{Prefix: a.cfg.LabelPrefix, Queue: a.queue, Log: a.log, Followups: followup.NewStore(a.backend.RDB)}
+	r := &webhooks.Router{Prefix: a.cfg.LabelPrefix, Queue: a.queue, Log: a.log, Followups: followup.NewStore(a.backend.RDB),
+		Refusals: jobs.NewFlags(a.backend.RDB)}
 	if a.gh != nil {
 		r.App = a.gh
 		r.Perms = githubapp.NewPermissionCache(a.gh, 30*time.Second)
@@ -163,6 +183,7 @@ func (a *app) webhookHandler() *webhooks.Handler {
 	return &webhooks.Handler{
 		Secret:     []byte(a.cfg.WebhookSecret),
 		Deliveries: jobs.NewDeliveries(a.backend.RDB, a.cfg.DeliveryTTL),
+		Window:     a.cfg.DeliveryTTL,
 		Router:     r,
 		Log:        a.log,
 		Observe:    func(event, result string) { a.metrics.Webhooks.WithLabelValues(event, result).Inc() },

@@ -1,9 +1,12 @@
 package main
 
 import (
+	"path/filepath"
+
 	"github.com/warden-bot/warden/jobs"
 	"github.com/warden-bot/warden/pipeline"
 	"github.com/warden-bot/warden/runner"
+	"github.com/warden-bot/warden/sandbox/image"
 	"github.com/warden-bot/warden/sessions"
 	"github.com/warden-bot/warden/workspace"
 )
@@ -24,5 +27,6 @@ func (a *app) newPipeline(ws *workspace.Manager) (*pipeline.Pipeline, error) {
 	return &pipeline.Pipeline{
 		Workspace: ws, NewTaskSession: newTask, Spent: sessions.TaskSpent(ledger), Prefix: a.cfg.LabelPrefix, Log: a.log, Metrics: a.metrics,
 		Counter: jobs.NewCounter(a.backend.RDB), Spawn: h.Spawn, OnOutcome: h.OnOutcome, Tree: h.Tree, OnIntervention: h.OnIntervention,
+		DefaultImage: a.cfg.DefaultImage, Images: &image.Store{Dir: filepath.Join(a.cfg.DataDir, "images"), Log: a.log},
 	}, nil
 }

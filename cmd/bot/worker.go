@@ -7,12 +7,15 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/warden-bot/warden/branchrules"
 	"github.com/warden-bot/warden/comments"
+	"github.com/warden-bot/warden/egress"
 	"github.com/warden-bot/warden/followup"
 	"github.com/warden-bot/warden/jobs"
 	"github.com/warden-bot/warden/lifecycle"
 	"github.com/warden-bot/warden/observe"
 	"github.com/warden-bot/warden/runner"
+	"github.com/warden-bot/warden/sandbox"
 	"github.com/warden-bot/warden/supervisor"
 	"github.com/warden-bot/warden/systemic"
 	"github.com/warden-bot/warden/workspace"
@@ -37,11 +40,12 @@ func (a *app) startWorker(ctx context.Context) (*jobs.Server, error) {
 	host, _ := os.Hostname()
 	redactor := comments.NewRedactor(a.cfg.Secrets()...)
 	sink := observe.NewSink(ctx, a.log, a.metrics, jobs.NewPublisher(a.backend.RDB, host), redactor)
-	p.OnEvent, p.OnStep = sink.Supervisor, sink.AgentStep
+	p.OnEvent, p.OnStep, p.OnEgress = sink.Supervisor, sink.AgentStep, sink.Egress
+	sandbox.SetEgressAllow(egress.SplitAllow(a.cfg.EgressAllow))
 	sys := &systemic.Filer{Detector: &supervisor.Systemic{Log: jobs.NewFailureLog(a.backend.RDB)}, Queue: a.queue,
 		Paused: jobs.NewPausedIssues(a.backend.RDB), Event: sink.Supervisor, Dir: filepath.Join(a.cfg.DataDir, "diagnostics"),
 		Prefix: a.cfg.LabelPrefix, Log: a.log}
-	hosts := &runner.Hosts{Prefix: a.cfg.LabelPrefix, Redactor: redactor}
+	hosts := &runner.Hosts{Prefix: a.cfg.LabelPrefix, Redactor: redactor, GitHubURL: a.cfg.GitHubURL}
 	if a.gh != nil {
 		sys.Client, hosts.App = a.gh.Client, a.gh
 	}
@@ -49,12 +53,15 @@ func (a *app) startWorker(ctx context.Context) (*jobs.Server, error) {
 	go sys.RetryPending(ctx, 10*time.Second)
 	locks, ids := jobs.NewLocks(a.backend.RDB, jobs.RunLockTTL), jobs.NewStatusIDs(a.backend.RDB)
 	fu := &followup.Runner{Store: followup.NewStore(a.backend.RDB), Attempt: p.Attempt, Next: a.queue.EnqueueNext, Reevaluate: a.queue.EnqueuePR, Prefix: a.cfg.LabelPrefix, Log: a.log}
+	life := &lifecycle.Lifecycle{App: a.gh, Queue: a.queue, Links: jobs.NewLinks(a.backend.RDB), Counter: jobs.NewCounter(a.backend.RDB),
+		Prefix: a.cfg.LabelPrefix, Redactor: redactor, Log: a.log, MaxCheckFixes: 2, Followups: fu.Store, Locks: locks,
+		Rules: &branchrules.Reader{}}
+	fu.Lease = life.PushLease
 	w := &jobs.Worker{
 		Pipeline: &runner.Runner{Hosts: hosts, Pipeline: p, Locks: locks, Log: a.log, Followups: fu, IDs: ids},
 		Status:   &runner.StatusPoster{Hosts: hosts, Locks: locks, Queue: a.queue, IDs: ids, Log: a.log},
 		Flags:    jobs.NewFlags(a.backend.RDB), Locks: locks, Queue: a.queue, Log: a.log, Gate: jobs.NewGate(a.backend.RDB, a.cfg.MaxPerRepo),
-		Lifecycle: &lifecycle.Lifecycle{App: a.gh, Queue: a.queue, Links: jobs.NewLinks(a.backend.RDB), Counter: jobs.NewCounter(a.backend.RDB),
-			Prefix: a.cfg.LabelPrefix, Redactor: redactor, Log: a.log, MaxCheckFixes: 2, Followups: fu.Store},
+		Lifecycle: life,
 	}
 	srv := jobs.NewServer(a.backend, jobs.ServerOptions{Concurrency: a.cfg.Concurrency, ShutdownTimeout: a.cfg.ShutdownTimeout, Log: a.log})
 	if err := srv.Start(w.Mux()); err != nil {
@@ -62,5 +69,6 @@ func (a *app) startWorker(ctx context.Context) (*jobs.Server, error) {
 	}
 	a.log.Info("worker started", "concurrency", a.cfg.Concurrency, "worker", host, "isolation", workspace.Isolation())
 	workspace.WarnIsolation(a.log)
+	workspace.WarnToolchains(a.log, a.cfg.DefaultImage)
 	return srv, nil
 }

@@ -24,7 +24,7 @@ func cliOpt(b *testing.B, preset string) world.Option {
 		dir = "/var/cache/warden/agent-clis"
 	}
 	bin := filepath.Join(dir, "node_modules", ".bin", p.Bin)
-	if _, err := agentcli.Resolve(p, bin); err != nil {
+	if _, _, err := agentcli.Resolve(p, bin); err != nil {
 		b.Fatalf("%v (run scripts/agent-clis.sh)", err)
 	}
 	return func(env map[string]string) {

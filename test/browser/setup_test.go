@@ -85,7 +85,7 @@ func startSetup(t *testing.T, bin string, args ...string) *setupRun {
 	line, err := br.ReadString('\n')
 	r.stdout.Write([]byte(line))
 	go func() { _, _ = io.Copy(&r.stdout, br); close(r.copied) }()
-	if r.url = regexp.MustCompile(`http://127\.0\.0\.1:\d+`).FindString(line); err != nil || r.url == "" {
+	if r.url = regexp.MustCompile(`http://127\.0\.0\.1:\d+\S*`).FindString(line); err != nil || r.url == "" {
 		t.Fatalf("bot setup printed no URL: %q %v\n%s", line, err, r.stderr.String())
 	}
 	return r
@@ -114,7 +114,8 @@ func TestSetupInBrowser(t *testing.T) {
 	envPath := filepath.Join(t.TempDir(), ".env")
 	run := startSetup(t, bin, "--env-file", envPath, "--github-url", gh.URL()+"/",
 		"--github-api-url", gh.URL()+"/", "--public-url", "https://warden.example.com")
-	setupURL := run.url
+	setupURL := run.url // with its one-time token: the page answers only that browser
+	base, _, _ := strings.Cut(setupURL, "/?")
 
 	// Our page posts the manifest to the fake GitHub, whose "Create" button
 	// sends the browser to our callback.
@@ -129,10 +130,10 @@ func TestSetupInBrowser(t *testing.T) {
 	if err = errors.Join(err, err2, err3); err != nil {
 		t.Fatalf("the callback page: %v\nsetup stderr: %s", err, run.stderr.String())
 	}
-	if !strings.Contains(manifest, setupURL+"/callback") || !strings.Contains(manifest, "https://warden.example.com/webhooks") {
+	if !strings.Contains(manifest, base+"/callback") || !strings.Contains(manifest, "https://warden.example.com/webhooks") {
 		t.Fatalf("GitHub received the manifest:\n%s", manifest)
 	}
-	if !strings.HasPrefix(location, setupURL+"/callback?") || !strings.Contains(done, "GitHub App created") {
+	if !strings.HasPrefix(location, base+"/callback?") || !strings.Contains(done, "GitHub App created") {
 		t.Fatalf("landed on %s:\n%s", location, done)
 	}
 	run.wait(t, ctx)

@@ -2,7 +2,6 @@ package e2e
 
 import (
 	"io"
-	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,6 +15,7 @@ import (
 	"github.com/warden-bot/warden/agentcli"
 	"github.com/warden-bot/warden/outcome"
 	"github.com/warden-bot/warden/test/fakemodel"
+	"github.com/warden-bot/warden/test/harness"
 )
 
 const realKey = "sk-test-e2e-key-0123456789"
@@ -29,7 +29,7 @@ func withCLI(t *testing.T, preset string) option {
 		dir = "/var/cache/warden/agent-clis"
 	}
 	bin := filepath.Join(dir, "node_modules", ".bin", p.Bin)
-	if _, err := agentcli.Resolve(p, bin); err != nil {
+	if _, _, err := agentcli.Resolve(p, bin); err != nil {
 		t.Fatalf("%v (make test runs scripts/agent-clis.sh)", err)
 	}
 	return func(env map[string]string) {
@@ -161,10 +161,13 @@ func TestAgentCLIHungStreamTripsStallWatchdog(t *testing.T) {
 
 // A CLI whose calls cost more than budget_usd is refused by the proxy and
 // stopped: the attempt ends escalated/budget_exhausted with the spend shown.
+// The budget holds one call's reserved maximum (about $0.56 for Claude
+// Code's 32,000-token replies), so the first call runs and the second,
+// after it cost more than the budget, is refused.
 func TestAgentCLIBudgetExhaustionStops(t *testing.T) {
 	for i, preset := range []string{"claude-code", "codex"} {
 		t.Run(preset, func(t *testing.T) {
-			w := newWorld(t, cliRepo("budget_usd: 0.50\n"), withCLI(t, preset))
+			w := newWorld(t, cliRepo("budget_usd: 0.90\n"), withCLI(t, preset))
 			w.Model.Script(happyScript)
 			w.Model.Agent(func(fakemodel.AgentTurn) fakemodel.AgentStep {
 				return fakemodel.AgentStep{Run: "echo more", Tokens: 1_000_000}
@@ -172,13 +175,13 @@ func TestAgentCLIBudgetExhaustionStops(t *testing.T) {
 			n := 86 + i
 			w.Label(n, "Add returns the difference", "calc.Add is wrong.", "warden:maintenance", "alice")
 			rec := w.OutcomeOf(n, 120*time.Second)
-			if rec.Outcome != outcome.Escalated || rec.FailureClass != outcome.BudgetExhausted || rec.SpentUSD < 1 || rec.BudgetUSD != 0.5 || rec.PR != 0 {
+			if rec.Outcome != outcome.Escalated || rec.FailureClass != outcome.BudgetExhausted || rec.SpentUSD < 1 || rec.BudgetUSD != 0.9 || rec.PR != 0 {
 				t.Fatalf("record %+v\n%s", rec, tail(w.Bot.Logs(), 4000))
 			}
 			if calls := len(w.Model.RequestsFor("agent")); calls != 1 {
 				t.Fatalf("%d CLI calls reached the model after the budget was spent, want 1", calls)
 			}
-			if c := w.CommentWith(n, "<!-- warden:outcome"); !strings.Contains(c, "of $0.50") {
+			if c := w.CommentWith(n, "<!-- warden:outcome"); !strings.Contains(c, "of $0.90") {
 				t.Fatalf("outcome comment does not show spent / limit:\n%s", c)
 			}
 		})
@@ -226,7 +229,7 @@ func readBranch(t *testing.T, bare, branch, path string) string {
 }
 
 func metricsText(t *testing.T, url string) string {
-	resp, err := http.Get(url + "/metrics")
+	resp, err := harness.GetOps(url + "/metrics")
 	if err != nil {
 		t.Fatal(err)
 	}

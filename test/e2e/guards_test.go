@@ -73,7 +73,10 @@ func TestEvolutionMayChangeTests(t *testing.T) {
 // A test command that prints its environment shows no secret of Warden's.
 func TestTestCommandSeesNoSecret(t *testing.T) {
 	// env alone missed the bot's own environment: every /proc/*/environ is read too.
-	files := withFiles(map[string]string{".github/warden.yml": "test: env; for f in /proc/*/environ; do tr '\\0' '\\n' < $f; done 2>/dev/null | grep WARDEN_; exit 1\nmax_fix_attempts: 0\n"})
+	// The command fails on the base too, so the attempt ends blocked with the
+	// base run's output (issue #32); the comment quotes the command, hence
+	// grep -i and a lower-case pattern.
+	files := withFiles(map[string]string{".github/warden.yml": "test: env; for f in /proc/*/environ; do tr '\\0' '\\n' < $f; done 2>/dev/null | grep -i warden_; exit 1\nmax_fix_attempts: 0\n"})
 	w := newWorld(t, files)
 	w.Model.Script(happyScript)
 	w.Label(31, "Add returns the difference", "fix it", "warden:maintenance", "alice")

@@ -11,6 +11,7 @@ import (
 
 	"github.com/warden-bot/warden/comments"
 	"github.com/warden-bot/warden/test/gitfixture"
+	"github.com/warden-bot/warden/test/harness"
 )
 
 // A labelled maintenance issue becomes one PR whose branch holds the fix and
@@ -102,7 +103,7 @@ func (w *world) assertLogsCarryIDs() {
 // names the dashboard (deploy/grafana/warden.json) queries.
 func (w *world) assertMetrics() {
 	w.T.Helper()
-	resp, err := http.Get(w.Bot.URL() + "/metrics")
+	resp, err := harness.GetOps(w.Bot.URL() + "/metrics")
 	if err != nil {
 		w.T.Fatal(err)
 	}

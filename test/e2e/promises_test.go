@@ -67,6 +67,7 @@ func TestEditedTitleKeepsTheBranchAndPR(t *testing.T) {
 // merged it outright).
 func TestRetryWithoutCIDoesNotMerge(t *testing.T) {
 	w := withOpenPR(t, 82, "maintenance")
+	w.Model.Script(retryScript) // the retry continues the PR's head (#27), where Add is already fixed
 	first := w.Pull()
 	w.Eventually(30*time.Second, func() bool { return w.Comment(82, "/warden retry", "alice") == http.StatusAccepted }, "the retry was never queued")
 	w.Eventually(90*time.Second, func() bool { return len(w.Records(82)) >= 2 }, "the retry did not finish")
@@ -86,4 +87,14 @@ func TestRetryWithoutCIDoesNotMerge(t *testing.T) {
 	w.Eventually(30*time.Second, func() bool {
 		return strings.Contains(w.CommentWith(82, "<!-- warden:status -->"), "no CI has reported on this head")
 	}, "the status comment does not say why the PR waits")
+}
+
+// retryScript answers a run that continues a PR whose head already holds
+// the fix, as a model shown that head would: with a change to the fixed
+// code (followBlock), not the base's fix again.
+func retryScript(req fakemodel.Request) fakemodel.Reply {
+	if req.Stage == "implement" && strings.Contains(req.Prompt, "return a + b") {
+		return text(followBlock)
+	}
+	return happyScript(req)
 }

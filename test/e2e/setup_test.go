@@ -13,10 +13,14 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/warden-bot/warden/test/harness"
 )
 
 // goProxy serves one module, example.com/dep v1.0.0, the way a Go module
-// proxy does, on loopback, and counts the requests it answers.
+// proxy does, and counts the requests it answers. It stands on the test's
+// "internet" (harness.PublicServer): a sandbox with network reaches only
+// public addresses, through Warden's egress proxy, never loopback.
 func goProxy(t *testing.T) (*httptest.Server, *atomic.Int32) {
 	const mod = "module example.com/dep\n\ngo 1.22\n"
 	var zb bytes.Buffer
@@ -33,7 +37,7 @@ func goProxy(t *testing.T) (*httptest.Server, *atomic.Int32) {
 		"/example.com/dep/@v/v1.0.0.zip":  zb.Bytes(),
 	}
 	var n atomic.Int32
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv := harness.PublicServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		n.Add(1)
 		b, ok := files[r.URL.Path]
 		if !ok {
@@ -42,7 +46,6 @@ func goProxy(t *testing.T) (*httptest.Server, *atomic.Int32) {
 		}
 		w.Write(b)
 	}))
-	t.Cleanup(srv.Close)
 	return srv, &n
 }
 
@@ -72,7 +75,10 @@ func TestSetupFillsTheCacheTestsRunOffline(t *testing.T) {
 	files["go.mod"] = "module example.com/calc\n\ngo 1.22\n\nrequire example.com/dep v1.0.0\n"
 	files["go.sum"] = goSum(t, proxy.URL)
 	files["calc/calc_test.go"] = "package calc\n\nimport (\n\t\"testing\"\n\n\t\"example.com/dep\"\n)\n\nfunc TestAdd(t *testing.T) {\n\tif got := Add(2, 3); got != dep.Five() {\n\t\tt.Fatalf(\"Add(2, 3) = %d, want 5\", got)\n\t}\n}\n"
-	files[".github/warden.yml"] = "setup: go mod download\ntest: touch \"$GOMODCACHE/poisoned\" 2>/dev/null; go test ./...\nmax_fix_attempts: 1\n"
+	// A shell list is judged by its exit status and the base is red (the
+	// bug's test fails there): with a baseline that blocks the attempt
+	// (issue #32), so this test of the cache turns the baseline off.
+	files[".github/warden.yml"] = "setup: go mod download\ntest: touch \"$GOMODCACHE/poisoned\" 2>/dev/null; go test ./...\nmax_fix_attempts: 1\nbaseline: false\n"
 	w := newWorld(t, files, func(env map[string]string) {
 		env["GOPROXY"], env["GOSUMDB"] = proxy.URL, "off"
 	})
@@ -84,6 +90,16 @@ func TestSetupFillsTheCacheTestsRunOffline(t *testing.T) {
 	}
 	if hits.Load() == 0 {
 		t.Fatal("the setup command never reached the module proxy")
+	}
+	// It went through the egress proxy, and the record says so.
+	var logged bool
+	for _, e := range rec.Egress {
+		if e.Stage == "Setup" && e.Verdict == "allowed" && e.BytesIn > 0 && strings.HasPrefix(proxy.URL, "http://"+e.Host+":") {
+			logged = true
+		}
+	}
+	if !logged {
+		t.Errorf("the outcome record does not show the setup command's connection: %+v", rec.Egress)
 	}
 	cache := filepath.Join(w.Env["WARDEN_DATA_DIR"], "caches", owner, name, "gomod")
 	if _, err := os.Stat(filepath.Join(cache, "cache", "download", "example.com", "dep")); err != nil {

@@ -43,7 +43,7 @@ func TestTriageUserIsRefused(t *testing.T) {
 func TestEmbeddedRedisServesProbes(t *testing.T) {
 	bot := harness.StartBot(t, map[string]string{"WARDEN_WEBHOOK_SECRET": "dev", "WARDEN_DATA_DIR": t.TempDir()})
 	for _, path := range []string{"/healthz", "/readyz", "/metrics"} {
-		resp, err := http.Get(bot.URL() + path)
+		resp, err := harness.GetOps(bot.URL() + path)
 		if err != nil || resp.StatusCode != 200 {
 			t.Fatalf("%s: %v %v", path, resp, err)
 		}

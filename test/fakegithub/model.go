@@ -23,6 +23,7 @@ type Repo struct {
 	jobLogs                              map[int64]string
 	reactions                            []*Reaction
 	nextNumber                           int
+	rules                                rulesState
 }
 
 // Issue is an issue.
@@ -50,7 +51,15 @@ type Pull struct {
 	HeadSHA, Author                string
 	Merged                         bool
 	Labels                         []string
-	Mergeable                      *bool // nil: GitHub has not computed it yet
+	// Mergeable is what a test set: nil answers as GitHub computes it
+	// (pulls.go, mergeable); Computing counts the GETs that still answer null.
+	Mergeable *bool
+	Computing int
+	// MergedWith is the merge_method of the merge call that merged it, or
+	// "queue" when the merge queue merged it.
+	MergedWith string
+	// QueuedHead is the expectedHeadOid of the last enqueuePullRequest.
+	QueuedHead string
 }
 
 // Status is a commit status.

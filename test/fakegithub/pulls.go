@@ -1,6 +1,7 @@
 package fakegithub
 
 import (
+	"cmp"
 	"encoding/base64"
 	"net/http"
 	"os/exec"
@@ -63,7 +64,9 @@ func (s *Server) getPull(w http.ResponseWriter, r *http.Request, rp *Repo) {
 		notFound(w)
 		return
 	}
-	writeJSON(w, 200, s.pullJSON(rp, p))
+	m := s.pullJSON(rp, p)
+	m["mergeable"] = mergeable(p) // only the PR's own GET carries it, as on GitHub
+	writeJSON(w, 200, m)
 }
 
 // ClosePull closes a PR, merged or not, as a maintainer would.
@@ -91,8 +94,11 @@ func (s *Server) mergePull(w http.ResponseWriter, r *http.Request, rp *Repo) {
 		writeJSON(w, 405, map[string]string{"message": "Pull Request is not mergeable"})
 	case req.SHA != "" && req.SHA != p.HeadSHA:
 		writeJSON(w, 409, map[string]string{"message": "Head branch was modified. Review and try the merge again."})
+	case s.mergeRefusal(rp, p, cmp.Or(req.MergeMethod, "merge")) != "":
+		writeJSON(w, 405, map[string]string{"message": s.mergeRefusal(rp, p, cmp.Or(req.MergeMethod, "merge")),
+			"documentation_url": "https://docs.github.com/rest/pulls/pulls#merge-a-pull-request"})
 	default:
-		p.State, p.Merged = "closed", true
+		p.State, p.Merged, p.MergedWith = "closed", true, cmp.Or(req.MergeMethod, "merge")
 		writeJSON(w, 200, map[string]any{"sha": p.HeadSHA, "merged": true, "message": "Pull Request successfully merged"})
 	}
 }
@@ -174,4 +180,46 @@ func (s *Server) contents(w http.ResponseWriter, r *http.Request, rp *Repo) {
 	}
 	writeJSON(w, 200, map[string]any{"type": "file", "encoding": "base64", "name": path, "path": path, "sha": "x",
 		"content": base64.StdEncoding.EncodeToString(out)})
+}
+
+// GitHub computes a PR's mergeability in the background: the PR's own GET
+// answers `mergeable: null` until it is done (and after each push to the
+// head or the base), then true or false; listings and the create answer
+// carry no computed value. The fake's GET answers true, false when a test
+// says the PR conflicts, and null while a test says GitHub is still
+// computing (it does not start computing again on a push by itself), so a
+// client that took null for "mergeable" is caught.
+
+// SetMergeable sets what GET pulls/{n} answers once computed: false for a
+// conflict with the base, true, or nil for the fake's own answer (true).
+func (s *Server) SetMergeable(repo string, pr int, v *bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.repos[repo].pulls[pr].Mergeable = v
+}
+
+// SetMergeableComputing makes the next n GETs of the PR answer
+// `mergeable: null`, as while GitHub is still computing it; n < 0 answers
+// null until the next call.
+func (s *Server) SetMergeableComputing(repo string, pr, n int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.repos[repo].pulls[pr].Computing = n
+}
+
+// mergeable is the value a GET of p answers (the caller holds s.mu); each
+// answer while computing counts down.
+func mergeable(p *Pull) *bool {
+	switch {
+	case p.Computing < 0:
+		return nil
+	case p.Computing > 0:
+		p.Computing--
+		return nil
+	case p.Mergeable != nil:
+		v := *p.Mergeable
+		return &v
+	}
+	v := true
+	return &v
 }

@@ -72,13 +72,6 @@ func (s *Server) SetCheckOutput(repo, sha, name, app string, out CheckOutput, an
 	}
 }
 
-// SetMergeable sets what GET pulls/{n} answers as mergeable.
-func (s *Server) SetMergeable(repo string, pr int, v *bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.repos[repo].pulls[pr].Mergeable = v
-}
-
 func reviewCommentJSON(c *ReviewComment) map[string]any {
 	m := map[string]any{"id": c.ID, "pull_request_review_id": c.ReviewID, "path": c.Path, "line": c.Line, "original_line": c.Line,
 		"diff_hunk": c.DiffHunk, "body": c.Body, "user": user(c.Author), "side": "RIGHT",
@@ -115,13 +108,16 @@ func (s *Server) reply(w http.ResponseWriter, rp *Repo, pr int, to int64, body s
 }
 
 // createReviewComment serves POST pulls/{n}/comments; only the in_reply_to
-// form (a reply in a thread) is supported.
+// form (a reply in a thread) is supported. GitHub's description requires
+// body, commit_id and path even then: a body without them is refused.
 func (s *Server) createReviewComment(w http.ResponseWriter, r *http.Request, rp *Repo) {
 	var req struct {
 		Body      string `json:"body"`
 		InReplyTo int64  `json:"in_reply_to"`
+		CommitID  string `json:"commit_id"`
+		Path      string `json:"path"`
 	}
-	if !decode(r, &req) || req.Body == "" || req.InReplyTo == 0 {
+	if !decode(r, &req) || req.Body == "" || req.InReplyTo == 0 || req.CommitID == "" || req.Path == "" {
 		writeJSON(w, 422, map[string]string{"message": "Validation Failed"})
 		return
 	}

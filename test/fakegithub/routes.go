@@ -39,9 +39,12 @@ func (s *Server) routes() http.Handler {
 	m.HandleFunc("GET /repos/{owner}/{repo}/commits/{ref}/check-suites", s.repo(s.checkSuites))
 	m.HandleFunc("GET /repos/{owner}/{repo}/commits/{ref}/statuses", s.repo(s.listStatuses))
 	m.HandleFunc("GET /repos/{owner}/{repo}/contents/{path...}", s.repo(s.contents))
+	m.HandleFunc("GET /repos/{owner}/{repo}/rules/branches/{branch...}", s.repo(s.branchRules))
+	m.HandleFunc("GET /repos/{owner}/{repo}/branches/{branch}/protection", s.repo(s.branchProtection))
+	m.HandleFunc("POST /graphql", s.graphql)
 	s.reviewRoutes(m)
 	s.manifestRoutes(m)
-	return s.middleware(m)
+	return s.withGit(s.middleware(m))
 }
 
 // repo resolves {owner}/{repo} and runs h under the lock.
@@ -76,8 +79,10 @@ func user(login string) map[string]any {
 func (s *Server) base(r *http.Request) string { return "http://" + r.Host }
 
 func (s *Server) repoJSON(rp *Repo) map[string]any {
-	return map[string]any{"id": rp.ID, "name": rp.Name, "full_name": rp.Owner + "/" + rp.Name, "owner": user(rp.Owner),
+	m := map[string]any{"id": rp.ID, "name": rp.Name, "full_name": rp.Owner + "/" + rp.Name, "owner": user(rp.Owner),
 		"clone_url": rp.CloneURL, "default_branch": rp.DefaultBranch, "private": false, "html_url": "https://github.test/" + rp.Owner + "/" + rp.Name}
+	rp.rules.mergeSettings(m)
+	return m
 }
 
 func labelsJSON(ls []string) []any {
@@ -101,10 +106,10 @@ func commentJSON(c *Comment) map[string]any {
 
 func (s *Server) pullJSON(rp *Repo, p *Pull) map[string]any {
 	s.refresh(rp, p)
-	return map[string]any{"id": p.ID, "number": p.Number, "title": p.Title, "body": p.Body, "state": p.State, "merged": p.Merged,
+	return map[string]any{"id": p.ID, "node_id": nodeID(p), "number": p.Number, "title": p.Title, "body": p.Body, "state": p.State, "merged": p.Merged,
 		"user": user(p.Author), "labels": labelsJSON(p.Labels),
-		"head": map[string]any{"ref": p.Head, "sha": p.HeadSHA, "repo": s.repoJSON(rp)},
-		"base": map[string]any{"ref": p.Base, "repo": s.repoJSON(rp)}, "mergeable": p.Mergeable,
+		"head":     map[string]any{"ref": p.Head, "sha": p.HeadSHA, "repo": s.repoJSON(rp)},
+		"base":     map[string]any{"ref": p.Base, "repo": s.repoJSON(rp)},
 		"html_url": fmt.Sprintf("https://github.test/%s/%s/pull/%d", rp.Owner, rp.Name, p.Number)}
 }
 

@@ -55,6 +55,7 @@ type Server struct {
 	nextID      int64
 	conversions map[string]map[string]any
 	created     []CreatedApp
+	git         gitLog
 }
 
 // New starts the server.

@@ -108,6 +108,20 @@ func StartBinary(t testing.TB, bin string, env map[string]string, args ...string
 	}
 }
 
+// OpsPassword is the operator password every test bot gets unless the test
+// sets its own: on the shared address /metrics needs it.
+const OpsPassword = "e2e-ops-password"
+
+// GetOps is GET url with the operator password.
+func GetOps(url string) (*http.Response, error) {
+	req, err := http.NewRequest(http.MethodGet, url, nil)
+	if err != nil {
+		return nil, err
+	}
+	req.SetBasicAuth("ops", OpsPassword)
+	return http.DefaultClient.Do(req)
+}
+
 // launch starts `bin serve` on a free loopback port.
 func launch(t testing.TB, bin string, env map[string]string, args []string) *Bot {
 	t.Helper()
@@ -115,7 +129,9 @@ func launch(t testing.TB, bin string, env map[string]string, args []string) *Bot
 	b := &Bot{t: t, url: "http://" + addr, done: make(chan struct{})}
 	b.cmd = exec.Command(bin, append([]string{"serve"}, args...)...)
 	// One address for everything unless a test sets WARDEN_OPS_ADDR (env wins: exec keeps the last value).
-	b.cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME"), "WARDEN_ADDR=" + addr, "WARDEN_OPS_ADDR=shared", "WARDEN_CI_GRACE=0s"}
+	b.cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME"), "WARDEN_ADDR=" + addr, "WARDEN_OPS_ADDR=shared", "WARDEN_CI_GRACE=0s",
+		"WARDEN_UI_PASSWORD=" + OpsPassword, // shared serves /metrics only behind the operator password
+		"WARDEN_DELIVERY_TTL=175200h"}       // GitHub's example payloads are years old: older than the window is refused
 	for _, k := range []string{"GOCACHE", "GOPATH", "GOMODCACHE", "GOFLAGS", "GOROOT", "GOPROXY"} {
 		if v, ok := os.LookupEnv(k); ok {
 			b.cmd.Env = append(b.cmd.Env, k+"="+v)

@@ -68,7 +68,7 @@ func gitCLI(t *testing.T, preset string, tree sandbox.Tree, script string) strin
 	if clis == "" {
 		clis = "/var/cache/warden/agent-clis"
 	}
-	bin, err := agentcli.Resolve(p, filepath.Join(clis, "node_modules", ".bin", p.Bin))
+	bin, _, err := agentcli.Resolve(p, filepath.Join(clis, "node_modules", ".bin", p.Bin))
 	if err != nil {
 		t.Fatalf("%v (make test runs scripts/agent-clis.sh)", err)
 	}
@@ -300,7 +300,7 @@ func gitCLIOption(t *testing.T, preset string) world.Option {
 		clis = "/var/cache/warden/agent-clis"
 	}
 	bin := filepath.Join(clis, "node_modules", ".bin", p.Bin)
-	if _, err := agentcli.Resolve(p, bin); err != nil {
+	if _, _, err := agentcli.Resolve(p, bin); err != nil {
 		t.Fatalf("%v (make test runs scripts/agent-clis.sh)", err)
 	}
 	return func(env map[string]string) {
@@ -314,13 +314,17 @@ func gitCLIOption(t *testing.T, preset string) world.Option {
 }
 
 // Through the real binary: Claude Code, steered by the model, points .git
-// at a host directory holding a key; the repository's failing test command
-// then reads that directory and its output is posted. Before issue #26 the
-// sandbox bound the directory named there and the key was in the outcome
-// comment; now the write fails and nothing of the key reaches GitHub.
+// at a host directory holding a key; the repository's test command then
+// reads that directory. Before issue #26 the write succeeded and the next
+// test command had the directory bound (with a failing test command the key
+// was in the outcome comment, seen on e2f8622); now the write fails, the
+// task completes, and nothing of the key reaches GitHub, the log or the
+// model.
 func TestBinaryAgentCLICannotPointGitAtTheHost(t *testing.T) {
 	secrets, _ := gitHostSecrets(t)
-	w := world.New(t, world.WithConfig("test: cat "+secrets+"/app.pem; exit 1\nmax_fix_attempts: 0\n"), gitCLIOption(t, "claude-code"))
+	// The repository's own test reads the directory and prints what it got.
+	leak := "package calc\n\nimport (\n\t\"os\"\n\t\"testing\"\n)\n\nfunc TestLeak(t *testing.T) {\n\tb, err := os.ReadFile(\"" + secrets + "/app.pem\")\n\tt.Log(string(b), err)\n}\n"
+	w := world.New(t, world.WithFiles(map[string]string{".github/warden.yml": "test: go test -v ./...\nmax_fix_attempts: 0\n", "calc/leak_test.go": leak}), gitCLIOption(t, "claude-code"))
 	w.Model.Script(world.HappyScript)
 	var said string
 	w.Model.Agent(func(tt fakemodel.AgentTurn) fakemodel.AgentStep {
@@ -346,11 +350,13 @@ func TestBinaryAgentCLICannotPointGitAtTheHost(t *testing.T) {
 			t.Fatalf("the key reached a comment:\n%s", c)
 		}
 	}
-	// The test command fails, so its output is posted: what it read of
-	// the host would be there.
-	posted := w.CommentWith(61, "<!-- warden:outcome")
-	if rec.FailureClass != outcome.TestFailure || !strings.Contains(posted, "No such file") {
-		t.Fatalf("the test command's output was not posted: %+v\n%s", rec, posted)
+	if rec.Outcome != outcome.Completed {
+		t.Fatalf("the task did not complete around the refused write: %+v", rec)
+	}
+	for _, r := range w.Model.Requests() {
+		if strings.Contains(r.Prompt, gitPlanted) {
+			t.Fatalf("the key reached the model on a %s call", r.Stage)
+		}
 	}
 	if strings.Contains(w.Bot.Logs(), gitPlanted) {
 		t.Fatal("the key reached Warden's log")

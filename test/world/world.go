@@ -36,6 +36,7 @@ type World struct {
 	DB     int               // the Redis database the bot uses
 	Env    map[string]string // the bot's environment, for more processes
 	Bin    string
+	sent   map[[32]byte]bool // bodies Deliver sent: a repeat is made another event
 }
 
 // Option changes the bot's environment before it starts.
@@ -66,6 +67,7 @@ func New(t testing.TB, files map[string]string, opts ...Option) *World {
 		"WARDEN_APP_ID":         fmt.Sprint(w.GH.AppID()),
 		"WARDEN_PRIVATE_KEY":    string(w.GH.PrivateKeyPEM()),
 		"WARDEN_GITHUB_API_URL": w.GH.URL() + "/",
+		"WARDEN_GITHUB_URL":     w.GH.GitURL(), // clones and pushes go over HTTP, as to github.com
 		"WARDEN_REDIS_URL":      fmt.Sprintf("redis://%s/%d", harness.RedisAddr(t), w.DB),
 		"WARDEN_DATA_DIR":       t.TempDir(),
 		"WARDEN_LLM_BASE_URL":   w.Model.URL() + "/v1",

@@ -1,0 +1,69 @@
+package followup
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/google/go-github/v60/github"
+	"github.com/warden-bot/warden/jobs"
+	"github.com/warden-bot/warden/outcome"
+	"github.com/warden-bot/warden/pipeline"
+)
+
+// A run of an issue that already has an open Warden PR (a `/warden retry`
+// on the issue, a relabel, an unblock, a deferred re-run) continues that
+// PR: from its head, pushing only onto it. While someone else's push holds
+// the branch it changes nothing and says how to lift the hold. Before
+// this, such a run force-pushed the branch from the base and erased the
+// maintainer's commit and every follow-up commit.
+
+// OpenPR is the issue's open Warden PR (nil when none) and who holds its
+// branch ("" when Warden may change it).
+func (r *Runner) OpenPR(ctx context.Context, host *pipeline.GitHubHost, p jobs.RunPayload) (*github.PullRequest, string, error) {
+	n, err := r.Store.IssuePR(ctx, p.Repo, p.Issue)
+	if err != nil || n == 0 {
+		return nil, "", err
+	}
+	pr, _, err := host.Client.PullRequests.Get(ctx, host.Owner, host.Name, n)
+	if err != nil {
+		return nil, "", fmt.Errorf("get PR #%d of %s#%d: %w", n, p.Repo, p.Issue, err)
+	}
+	if pr.GetState() != "open" || pr.GetUser().GetLogin() != host.BotLogin || !strings.HasPrefix(pr.GetHead().GetRef(), r.Prefix+"/") {
+		return nil, "", nil
+	}
+	by, err := r.Store.Held(ctx, p.Repo, n)
+	return pr, by, err
+}
+
+// Continue prepares a run on the issue's open PR: t resumes the PR's
+// branch and host pushes only onto its head. A held branch answers a
+// result instead (the run does nothing).
+func (r *Runner) Continue(ctx context.Context, host *pipeline.GitHubHost, t *pipeline.Task, p jobs.RunPayload) (*pipeline.Result, error) {
+	pr, by, err := r.OpenPR(ctx, host, p)
+	if err != nil || pr == nil {
+		return nil, err
+	}
+	if by != "" {
+		res := r.heldRun(ctx, host, p, pr.GetNumber(), by)
+		return &res, nil
+	}
+	t.Resume = &pipeline.Resume{PR: pr.GetNumber(), Branch: pr.GetHead().GetRef(), HeadSHA: pr.GetHead().GetSHA()}
+	host.Expect = pr.GetHead().GetSHA()
+	return nil, nil
+}
+
+// heldRun tells the issue its PR's branch is held and how to lift it.
+func (r *Runner) heldRun(ctx context.Context, host *pipeline.GitHubHost, p jobs.RunPayload, pr int, by string) pipeline.Result {
+	msg := fmt.Sprintf("PR #%d's branch is held: @%s pushed to it, so Warden changes nothing on it (no new attempt, follow-up, CI fix or auto-merge). "+
+		"A user with write access can comment `/%s retry` on PR #%d to hand the branch back.", pr, by, r.Prefix, pr)
+	r.Log.Info("run on a held PR branch: nothing changed", "repo", p.Repo, "issue", p.Issue, "pr", pr, "by", by)
+	if err := host.Poster.Reply(ctx, host.Owner, host.Name, p.Issue, msg); err != nil {
+		return transient(fmt.Sprintf("tell #%d its PR is held: %v", p.Issue, err))
+	}
+	if err := host.State(ctx, pipeline.StatePROpen); err != nil {
+		r.Log.Warn("state label not set", "repo", p.Repo, "issue", p.Issue, "err", err)
+	}
+	return pipeline.Result{Record: outcome.Record{Outcome: outcome.Completed, PR: pr,
+		Summary: fmt.Sprintf("PR #%d is held after a push by @%s; nothing changed", pr, by)}}
+}

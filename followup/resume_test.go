@@ -1,0 +1,52 @@
+package followup
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/warden-bot/warden/comments"
+	"github.com/warden-bot/warden/pipeline"
+	"github.com/warden-bot/warden/test/fakegithub"
+)
+
+// #27 item 1: a run of an issue whose Warden PR is open continues the PR
+// from its head and pushes only onto it; while a human's push holds the
+// branch it changes nothing and says how to lift the hold. Before the fix
+// the run prepared the branch from the base and force-pushed it, erasing
+// the maintainer's commit and every follow-up commit.
+func TestIssueRunContinuesItsOpenPR(t *testing.T) {
+	w, ctx := newPRWorld(t), context.Background()
+	w.host.Poster = &comments.Poster{Client: w.host.Client.Issues, BotLogin: fakegithub.BotLogin}
+	w.gh.AddIssue(crashRepo, 3, "Fix", "", "alice", "warden:maintenance")
+	r := w.runner(nil)
+	p := w.payload()
+	p.Reason, p.PR = "retry", 0
+	r.After(ctx, p, w.pr) // the first attempt opened the PR
+
+	tk := pipeline.Task{Repo: crashRepo, Issue: 3}
+	stop, err := r.Continue(ctx, w.host, &tk, p)
+	if err != nil || stop != nil {
+		t.Fatalf("continue = %v, %v", stop, err)
+	}
+	if tk.Resume == nil || tk.Resume.HeadSHA != w.head || tk.Resume.Branch != "warden/3-fix" || w.host.Expect != w.head {
+		t.Fatalf("the run does not continue the PR's head: resume %+v, expect %q (head %s)", tk.Resume, w.host.Expect, w.head)
+	}
+
+	if _, err := w.store.Hold(ctx, crashRepo, w.pr, "bob"); err != nil {
+		t.Fatal(err)
+	}
+	tk = pipeline.Task{Repo: crashRepo, Issue: 3}
+	w.host.Expect = ""
+	stop, err = r.Continue(ctx, w.host, &tk, p)
+	if err != nil || stop == nil {
+		t.Fatalf("a run on a held branch went ahead: %v, %v", stop, err)
+	}
+	said := false
+	for _, c := range w.gh.Comments(crashRepo, 3) {
+		said = said || strings.Contains(c.Body, "`/warden retry` on PR #")
+	}
+	if !said || tk.Resume != nil {
+		t.Fatal("the held run did not say how to lift the hold")
+	}
+}

@@ -1,0 +1,74 @@
+package inspect
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// Main is `bot inspect --repo PATH [--json]`. Exit codes as the binary's:
+// 0, 1 failure, 2 usage.
+func Main(args []string, getenv func(string) string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("inspect", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	repo := fs.String("repo", ".", "the checkout to inspect")
+	asJSON := fs.Bool("json", false, "print one JSON object")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	r, err := Build(*repo, getenv("WARDEN_DEFAULT_IMAGE"))
+	if err != nil {
+		fmt.Fprintf(stderr, "bot inspect: %v\n", err)
+		return 1
+	}
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(r); err != nil {
+			return 1
+		}
+		return 0
+	}
+	writeText(stdout, r)
+	return 0
+}
+
+func writeText(w io.Writer, r Report) {
+	fmt.Fprintf(w, "image:        %s\n", orNone(r.Image, r.ImageFrom))
+	fmt.Fprintf(w, "setup:        %s\n", cmdText(r.Setup))
+	fmt.Fprintf(w, "test:         %s\n", cmdText(r.Test))
+	if len(r.Tools) > 0 {
+		fmt.Fprintf(w, "needs on PATH: %s\n", strings.Join(r.Tools, ", "))
+	}
+	fmt.Fprintf(w, "instructions: %s\n", orNone(strings.Join(r.Instructions, ", "), ""))
+	for _, name := range []string{"maintenance", "evolution"} {
+		m := r.Modes[name]
+		fmt.Fprintf(w, "%s: max_files %d, max_lines %d, auto_merge %v, approval %v, test changes %v\n  protected: %s\n",
+			name, m.MaxFiles, m.MaxLines, m.AutoMerge, m.RequireApproval, m.AllowTestChanges, strings.Join(m.ProtectedPaths, " "))
+	}
+	for _, n := range r.Notes {
+		fmt.Fprintf(w, "note: %s\n", n)
+	}
+}
+
+func cmdText(c Command) string {
+	switch {
+	case c.Command == "":
+		return "(none)"
+	case c.DeclaredIn != "":
+		return c.Command + "   (set in " + c.DeclaredIn + ")"
+	}
+	return c.Command + "   (inferred from " + c.InferredFrom + ")"
+}
+
+func orNone(v, from string) string {
+	if v == "" {
+		return "(none)"
+	}
+	if from != "" {
+		return v + "   (from " + from + ")"
+	}
+	return v
+}

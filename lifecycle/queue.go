@@ -1,0 +1,93 @@
+package lifecycle
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net/url"
+	"strings"
+
+	"github.com/google/go-github/v60/github"
+	"github.com/shurcooL/githubv4"
+	"github.com/warden-bot/warden/branchrules"
+)
+
+// graphQL is GitHub's GraphQL client beside a REST client: the same
+// installation token, at api.github.com/graphql or, on Enterprise Server,
+// HOST/api/graphql beside HOST/api/v3.
+func graphQL(c *github.Client) *githubv4.Client {
+	return githubv4.NewEnterpriseClient(graphQLURL(c.BaseURL), c.Client())
+}
+
+func graphQLURL(rest *url.URL) string {
+	u := *rest
+	p := strings.TrimSuffix(u.Path, "/")
+	if strings.HasSuffix(p, "/api/v3") {
+		u.Path = strings.TrimSuffix(p, "/v3") + "/graphql"
+	} else {
+		u.Path = p + "/graphql"
+	}
+	return u.String()
+}
+
+// enqueue puts a PR whose rules require a merge queue into it, once per
+// head: the queue merges it (a pull_request closed event settles the issue)
+// or removes it (reported like a red CI run, see dequeued).
+func (l *Lifecycle) enqueue(ctx context.Context, c *github.Client, x *pr, rules branchrules.Rules, log *slog.Logger) error {
+	sha := x.GetHead().GetSHA()
+	n, err := l.Counter.Incr(ctx, fmt.Sprintf("%s/%s#%d:queued:%s", x.owner, x.name, x.issue, sha))
+	if err != nil {
+		return err
+	}
+	if n > 1 {
+		log.Info("already in the merge queue", "sha", sha)
+		return nil
+	}
+	gq := graphQL(c)
+	var m struct {
+		EnqueuePullRequest struct {
+			MergeQueueEntry struct {
+				Position int
+				State    string
+			}
+		} `graphql:"enqueuePullRequest(input: $input)"`
+	}
+	oid := githubv4.GitObjectID(sha)
+	err = gq.Mutate(ctx, &m, githubv4.EnqueuePullRequestInput{PullRequestID: githubv4.ID(x.GetNodeID()), ExpectedHeadOid: &oid}, nil)
+	if err != nil && rules.AutoMerge {
+		// Native auto-merge enters the queue by itself once GitHub sees every
+		// requirement met, including the ones Warden cannot read.
+		log.Info("enqueue refused; enabling auto-merge instead", "err", err)
+		var a struct {
+			EnablePullRequestAutoMerge struct {
+				PullRequest struct{ Number int }
+			} `graphql:"enablePullRequestAutoMerge(input: $input)"`
+		}
+		if aerr := gq.Mutate(ctx, &a, githubv4.EnablePullRequestAutoMergeInput{PullRequestID: githubv4.ID(x.GetNodeID()), ExpectedHeadOid: &oid}, nil); aerr == nil {
+			return l.mergeNote(ctx, c, x, fmt.Sprintf("PR #%d has auto-merge enabled: GitHub adds it to the merge queue once the branch's rules are met (the merge queue said: %s).", x.GetNumber(), err))
+		}
+	}
+	if err != nil {
+		log.Warn("merge queue refused the PR", "err", err)
+		return l.mergeNote(ctx, c, x, fmt.Sprintf("PR #%d is not merged yet: the merge queue did not accept it: %s.", x.GetNumber(), strings.TrimSuffix(err.Error(), ".")))
+	}
+	e := m.EnqueuePullRequest.MergeQueueEntry
+	log.Info("PR enqueued", "sha", sha, "position", e.Position, "state", e.State)
+	return l.mergeNote(ctx, c, x, fmt.Sprintf("PR #%d is in the merge queue (position %d): the branch's rules require it; the queue merges it once its checks pass.", x.GetNumber(), e.Position))
+}
+
+// dequeued reports a PR the merge queue removed without merging it like a
+// red CI run: said on the issue once per head, with a fix attempt.
+func (l *Lifecycle) dequeued(ctx context.Context, c *github.Client, x *pr, reason string, log *slog.Logger) error {
+	if x.GetState() != "open" || x.GetMerged() {
+		return nil
+	}
+	why := "it was removed from the merge queue"
+	if reason != "" {
+		why += " (" + reason + ")"
+	}
+	if err := l.mergeNote(ctx, c, x, fmt.Sprintf("PR #%d is not merged: %s.", x.GetNumber(), why)); err != nil {
+		log.Warn("merge note not written", "err", err)
+	}
+	return l.checksFailed(ctx, c, x, why, log)
+}

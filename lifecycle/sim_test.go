@@ -1,0 +1,527 @@
+package lifecycle
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"math/rand"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-github/v60/github"
+	"github.com/hibiken/asynq"
+	"github.com/warden-bot/warden/comments"
+	"github.com/warden-bot/warden/followup"
+	"github.com/warden-bot/warden/githubapp"
+	"github.com/warden-bot/warden/jobs"
+	"github.com/warden-bot/warden/outcome"
+	"github.com/warden-bot/warden/pipeline"
+	"github.com/warden-bot/warden/test/fakegithub"
+	"github.com/warden-bot/warden/test/gitfixture"
+	"github.com/warden-bot/warden/test/harness"
+	"github.com/warden-bot/warden/webhooks"
+)
+
+// The randomized interleaving test of the PR state machine (#27): from a
+// seed, webhooks (inline comments, their redeliveries, 5xx answers while
+// queueing), follow-up runs killed at any step and recovered, human pushes
+// and `/warden retry`, issue-level re-runs, check events and merge
+// evaluations run against the real follow-up store, runner, lifecycle and
+// queue on real Redis and the fake GitHub. After every step:
+//   - never merged while feedback waits or runs;
+//   - no inline comment answered twice;
+//   - no push over a commit Warden did not write;
+//
+// and once the world is quiet: every comment answered exactly once (unless
+// a human holds the branch), no PR busy, the issue labelled.
+//
+//	go test ./lifecycle -run TestInterleavings -sim.seeds=N -sim.from=S
+//	go test ./lifecycle -run TestInterleavings -sim.seed=S   # replay one
+var (
+	simSeeds = flag.Int("sim.seeds", 200, "interleaving seeds to run")
+	simFrom  = flag.Int64("sim.from", 1, "first seed")
+	simSeed  = flag.Int64("sim.seed", 0, "replay this one seed")
+	simSteps = flag.Int("sim.steps", 30, "steps per seed")
+	// simOld replays a behaviour from before #27, to show the invariants
+	// catch it: "forcepush" (an issue run ignores the open PR and pushes
+	// from the base), "drain" (a follow-up deletes the feedback it takes).
+	simOld = flag.String("sim.old", "", "replay a pre-#27 behaviour: forcepush | drain")
+)
+
+func TestInterleavings(t *testing.T) {
+	if n := os.Getenv("WARDEN_SIM_SEEDS"); n != "" {
+		fmt.Sscan(n, simSeeds)
+	}
+	seeds := []int64{}
+	if *simSeed != 0 {
+		seeds = append(seeds, *simSeed)
+	} else {
+		for i := range *simSeeds {
+			seeds = append(seeds, *simFrom+int64(i))
+		}
+	}
+	env := newSimEnv(t)
+	start := time.Now()
+	for _, seed := range seeds {
+		if err := env.run(seed, *simSteps); err != nil {
+			t.Fatalf("seed %d: %v\nreplay: go test ./lifecycle -run 'TestInterleavings$' -count=1 -sim.seed=%d -v", seed, err, seed)
+		}
+	}
+	t.Logf("%d seeds (%d steps each), no invariant broken, in %s", len(seeds), *simSteps, time.Since(start).Round(time.Millisecond))
+}
+
+// simEnv is what every seed shares: the fake GitHub, the App and Redis.
+type simEnv struct {
+	t      *testing.T
+	gh     *fakegithub.Server
+	app    *githubapp.App
+	client *github.Client
+	bare   string
+	be     *jobs.Backend
+}
+
+func newSimEnv(t *testing.T) *simEnv {
+	gh := fakegithub.New()
+	t.Cleanup(gh.Close)
+	gh.AddInstallation(inst)
+	bare, cloneURL := gitfixture.NewRepo(t, map[string]string{"README.md": "hello\n"})
+	gh.AddRepo("Codertocat", "Hello-World", cloneURL, "main")
+	gh.SetPermission(repo, "alice", "write")
+	gh.SetPermission(repo, "bob", "write")
+	app, err := githubapp.New(githubapp.Options{AppID: gh.AppID(), PrivateKey: gh.PrivateKeyPEM(), BaseURL: gh.URL()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	be, err := jobs.Open(fmt.Sprintf("redis://%s/%d", harness.RedisAddr(t), harness.RedisDB(t)), quiet)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { be.Close() })
+	return &simEnv{t: t, gh: gh, app: app, client: app.Client(inst), bare: bare, be: be}
+}
+
+// flakyQueue is the router's queue: the real one, failing enqueues on
+// demand (GitHub then redelivers).
+type flakyQueue struct {
+	*jobs.Queue
+	fail func() bool
+}
+
+func (f *flakyQueue) EnqueueRun(ctx context.Context, p jobs.RunPayload, o ...asynq.Option) (jobs.EnqueueResult, error) {
+	if f.fail() {
+		return 0, fmt.Errorf("injected 503")
+	}
+	return f.Queue.EnqueueRun(ctx, p, o...)
+}
+
+// sim is one seed's world.
+type sim struct {
+	*simEnv
+	rng       *rand.Rand
+	issue     int
+	pr        int
+	branch    string
+	q         *jobs.Queue
+	store     *followup.Store
+	life      *Lifecycle
+	fu        *followup.Runner
+	router    *webhooks.Router
+	comments  map[int64]bool // inline comments stored as feedback
+	redeliver [][]byte
+	human     []string // commits pushed by people
+	killed    []jobs.RunPayload
+	release   []chan struct{}
+	merged    bool
+	checked   string // the branch head whose history check passed
+	log       []string
+}
+
+func (s *sim) fail(format string, a ...any) error {
+	return fmt.Errorf(format+"\nsteps:\n  %s", append(a, strings.Join(s.log, "\n  "))...)
+}
+
+func (e *simEnv) run(seed int64, steps int) error {
+	ctx := context.Background()
+	s := &sim{simEnv: e, rng: rand.New(rand.NewSource(seed)), issue: int(seed % 100000), comments: map[int64]bool{}}
+	s.q = jobs.NewQueue(e.be)
+	defer s.q.Close()
+	defer s.q.Inspector().DeleteAllPendingTasks(jobs.QueueDefault)
+	s.store = followup.NewStore(e.be.RDB)
+	locks := jobs.NewLocks(e.be.RDB, jobs.RunLockTTL)
+	s.life = &Lifecycle{App: e.app, Queue: s.q, Links: jobs.NewLinks(e.be.RDB), Counter: jobs.NewCounter(e.be.RDB), Prefix: "warden",
+		Redactor: comments.NewRedactor(), Log: quiet, MaxCheckFixes: 2, Followups: s.store, Locks: locks}
+	s.fu = &followup.Runner{Store: s.store, Attempt: s.attempt, Next: s.q.EnqueueNext, Reevaluate: s.q.EnqueuePR, Prefix: "warden", Log: quiet, Lease: s.life.PushLease}
+	s.router = &webhooks.Router{Prefix: "warden", Queue: &flakyQueue{Queue: s.q, fail: func() bool { return s.rng.Intn(5) == 0 }}, App: e.app, Log: quiet, Followups: s.store, Perms: writers{}}
+	defer func() {
+		for _, c := range s.release {
+			close(c)
+		}
+	}()
+	s.open()
+	defer s.gh.ClosePull(repo, s.pr, false) // the next seeds' reads skip it
+	for i := range steps {
+		if err := s.step(ctx, i); err != nil {
+			return err
+		}
+		if err := s.check(ctx); err != nil {
+			return err
+		}
+	}
+	return s.settle(ctx)
+}
+
+// open pushes the issue's branch and opens Warden's PR, as a first run.
+func (s *sim) open() {
+	s.branch = fmt.Sprintf("warden/%d-fix", s.issue)
+	s.gh.AddIssue(repo, s.issue, "Fix it", "", "alice", "warden:maintenance", "warden:pr-open")
+	gitfixture.Commit(s.t, s.bare, s.branch, map[string]string{"fix.txt": s.branch})
+	pr, _, err := s.client.PullRequests.Create(context.Background(), "Codertocat", "Hello-World", &github.NewPullRequest{
+		Title: github.String("Fix"), Head: github.String(s.branch), Base: github.String("main"),
+		Body: github.String(fmt.Sprintf("Fixes #%d\n%s", s.issue, pipeline.PRMarker("warden", s.issue, "maintenance")))})
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	s.pr = pr.GetNumber()
+	s.fu.After(context.Background(), s.payload(), s.pr) // the first run records its PR
+}
+
+func (s *sim) payload() jobs.RunPayload {
+	return jobs.RunPayload{Repo: repo, Installation: inst, Issue: s.issue, Mode: "maintenance", Reason: jobs.ReasonFollowup, PR: s.pr,
+		CloneURL: s.gh.Repo(repo).CloneURL, DefaultBranch: "main"}
+}
+
+// head is the branch's head, read from its loose ref (no process per
+// step) or, when packed, from git.
+func (s *sim) head() string {
+	if b, err := os.ReadFile(filepath.Join(s.bare, "refs", "heads", filepath.FromSlash(s.branch))); err == nil {
+		return strings.TrimSpace(string(b))
+	}
+	return s.git("rev-parse", s.branch)
+}
+
+func (s *sim) git(args ...string) string {
+	cmd := exec.Command("git", append([]string{"-C", s.bare}, args...)...)
+	cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=sim", "GIT_AUTHOR_EMAIL=sim@example.com", "GIT_COMMITTER_NAME=sim", "GIT_COMMITTER_EMAIL=sim@example.com")
+	out, err := cmd.Output()
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// commit adds an (empty) commit by who on the branch, with git plumbing:
+// no clone per commit, so hundreds of seeds stay fast.
+func (s *sim) commit(who string) string {
+	parent := s.head()
+	sha := s.git("commit-tree", parent+"^{tree}", "-p", parent, "-m", fmt.Sprintf("%s %d", who, s.rng.Int63()))
+	s.git("update-ref", "refs/heads/"+s.branch, sha)
+	return sha
+}
+
+func (s *sim) note(format string, a ...any) { s.log = append(s.log, fmt.Sprintf(format, a...)) }
+
+func (s *sim) pull() fakegithub.Pull {
+	for _, p := range s.gh.Pulls(repo) {
+		if p.Number == s.pr {
+			return p
+		}
+	}
+	return fakegithub.Pull{}
+}
+
+func (s *sim) host() *pipeline.GitHubHost {
+	return &pipeline.GitHubHost{Client: s.client, Owner: "Codertocat", Name: "Hello-World", Number: s.issue, Prefix: "warden",
+		BotLogin: fakegithub.BotLogin, Poster: &comments.Poster{Client: s.client.Issues, BotLogin: fakegithub.BotLogin}}
+}
+
+// step runs one randomly chosen event or worker action.
+func (s *sim) step(ctx context.Context, i int) error {
+	switch r := s.rng.Intn(100); {
+	case r < 22:
+		s.inline(ctx)
+	case r < 30:
+		if len(s.redeliver) > 0 {
+			k := s.rng.Intn(len(s.redeliver))
+			s.note("%d redeliver", i)
+			s.deliver(ctx, s.redeliver[k])
+		}
+	case r < 62:
+		return s.work(ctx, i, true)
+	case r < 67:
+		if len(s.killed) > 0 {
+			p := s.killed[0]
+			s.killed = s.killed[1:]
+			s.note("%d recover killed follow-up", i)
+			s.followup(ctx, p, false)
+		}
+	case r < 73:
+		if !s.merged {
+			sha := s.commit("human")
+			s.human = append(s.human, sha)
+			if _, err := s.store.Hold(ctx, repo, s.pr, "bob"); err != nil {
+				return err
+			}
+			s.note("%d human push %s", i, sha[:7])
+		}
+	case r < 78:
+		s.note("%d /warden retry on the PR", i)
+		_ = s.store.Release(ctx, repo, s.pr)
+		if n, _ := s.store.Pending(ctx, repo, s.pr); n > 0 {
+			_, _ = s.q.EnqueueRun(ctx, s.payload())
+		} else {
+			_ = s.q.EnqueuePR(ctx, jobs.PRPayload{Repo: repo, Installation: inst, PR: s.pr, Action: "checks"})
+		}
+	case r < 92:
+		head := s.head()
+		concl := "success"
+		if s.rng.Intn(6) == 0 {
+			concl = "failure"
+		}
+		s.gh.SetCheckRun(repo, head, "ci", "completed", concl)
+		s.note("%d check %s on %s", i, concl, head[:7])
+		_ = s.q.EnqueuePR(ctx, jobs.PRPayload{Repo: repo, Installation: inst, PR: s.pr, SHA: head, Action: "checks"})
+	default:
+		s.issueRun(ctx, i)
+	}
+	return nil
+}
+
+// inline is a new inline review comment by a writer, delivered.
+func (s *sim) inline(ctx context.Context) {
+	id := s.gh.AddReviewComment(repo, s.pr, 0, "alice", "fix.txt", 1, "@@ -1 +1 @@", "please change this")
+	b := harness.Fixture(s.t, "webhooks/pull_request_review_comment.created.json")
+	var m map[string]any
+	_ = json.Unmarshal(b, &m)
+	m["installation"] = map[string]any{"id": inst}
+	c := obj(m, "comment")
+	c["id"], c["body"], c["pull_request_review_id"] = id, "please change this", 0
+	obj(c, "user")["login"] = "alice"
+	obj(m, "sender")["login"] = "alice"
+	pr := obj(m, "pull_request")
+	pr["number"], pr["body"] = s.pr, fmt.Sprintf("Fixes #%d\n%s", s.issue, pipeline.PRMarker("warden", s.issue, "maintenance"))
+	obj(pr, "user")["login"] = fakegithub.BotLogin
+	obj(pr, "head")["ref"] = s.branch
+	b, _ = json.Marshal(m)
+	if !s.merged {
+		s.comments[id] = true
+	}
+	s.note("inline comment %d", id)
+	s.deliver(ctx, b)
+	if s.rng.Intn(4) == 0 {
+		s.redeliver = append(s.redeliver, b) // GitHub sends some twice
+	}
+}
+
+func (s *sim) deliver(ctx context.Context, b []byte) {
+	if _, err := s.router.Route(ctx, webhooks.Delivery{Event: "pull_request_review_comment", ID: fmt.Sprint(s.rng.Int63()), Payload: b}); err != nil {
+		s.note("  delivery answered 5xx: redelivered later")
+		s.redeliver = append(s.redeliver, b)
+	}
+}
+
+// work runs one queued task as a worker would; a follow-up may be killed.
+func (s *sim) work(ctx context.Context, i int, kills bool) error {
+	var tasks []*asynq.TaskInfo
+	for _, qn := range []string{jobs.QueueDefault, jobs.QueueCritical} {
+		p, _ := s.q.Inspector().ListPendingTasks(qn)
+		sc, _ := s.q.Inspector().ListScheduledTasks(qn) // the fake clock: any delay has passed
+		tasks = append(append(tasks, p...), sc...)
+	}
+	if len(tasks) == 0 {
+		return nil
+	}
+	ti := tasks[s.rng.Intn(len(tasks))]
+	_ = s.q.Inspector().DeleteTask(ti.Queue, ti.ID)
+	switch ti.Type {
+	case jobs.TypeRun:
+		var p jobs.RunPayload
+		_ = json.Unmarshal(ti.Payload, &p)
+		if p.PR == s.pr {
+			s.note("%d follow-up task %s", i, ti.ID)
+			s.followup(ctx, p, kills)
+		}
+	case jobs.TypePR:
+		var p jobs.PRPayload
+		_ = json.Unmarshal(ti.Payload, &p)
+		if p.PR != s.pr && p.PR != 0 {
+			return nil
+		}
+		busy, _ := s.store.Busy(ctx, repo, s.pr)
+		held, _ := s.store.Held(ctx, repo, s.pr)
+		err := s.life.PR(ctx, p)
+		s.note("%d evaluate (%s) busy=%v held=%q err=%v", i, p.Action, busy, held, err)
+		if pl := s.pull(); pl.Merged && !s.merged {
+			s.merged = true
+			if busy || held != "" {
+				return s.fail("merged while feedback waited or ran (busy=%v) or the branch was held (%q)", busy, held)
+			}
+		}
+	}
+	return nil
+}
+
+// followup runs a follow-up task; a kill leaves its goroutine blocked for
+// good, as a dead worker: nothing after the kill point runs.
+func (s *sim) followup(ctx context.Context, p jobs.RunPayload, kills bool) {
+	done, died := make(chan struct{}), make(chan struct{})
+	never := make(chan struct{})
+	kill := func() {
+		if kills && s.rng.Intn(4) == 0 {
+			close(died)
+			<-never
+		}
+	}
+	ctx = context.WithValue(ctx, killKey{}, kill)
+	go func() {
+		defer close(done)
+		s.fu.Run(ctx, s.host(), pipeline.Task{Repo: repo, Issue: s.issue, Mode: "maintenance"}, p)
+	}()
+	select {
+	case <-done:
+	case <-died:
+		s.note("  worker killed")
+		s.killed = append(s.killed, p)
+	}
+}
+
+type killKey struct{}
+
+// attempt is the follow-up's pipeline: it pushes one commit onto the head
+// it was given, under the PR's lease, and may die before or after.
+func (s *sim) attempt(ctx context.Context, h pipeline.Host, t pipeline.Task) pipeline.Result {
+	kill, _ := ctx.Value(killKey{}).(func())
+	fh := h.(*pipeline.FollowupHost)
+	if *simOld == "drain" { // the feedback is gone before the attempt acts
+		if tk, err := s.store.Take(ctx, repo, s.pr); err == nil {
+			_ = s.store.Finish(ctx, repo, s.pr, tk.Items)
+		}
+	}
+	kill()
+	release, err := fh.Lease(ctx)
+	if err != nil {
+		return pipeline.Result{Record: outcome.Record{Outcome: outcome.Retryable, FailureClass: outcome.Transient}}
+	}
+	if s.head() != fh.Expect { // PushOnto's lease refuses
+		release()
+		return pipeline.Result{Record: outcome.Record{Outcome: outcome.Escalated, Summary: "the branch moved"}}
+	}
+	sha := s.commit("warden")
+	fh.Pushed = sha
+	_ = fh.OnPush(ctx, sha)
+	release()
+	kill()
+	return pipeline.Result{Record: outcome.Record{Outcome: outcome.Completed}}
+}
+
+// issueRun is a run of the issue itself (a retry, a relabel, an unblock):
+// it continues the open PR, or would start from the base.
+func (s *sim) issueRun(ctx context.Context, i int) {
+	t := pipeline.Task{Repo: repo, Issue: s.issue}
+	h := s.host()
+	p := s.payload()
+	p.Reason, p.PR = jobs.ReasonRetry, 0
+	stop, err := s.fu.Continue(ctx, h, &t, p)
+	if *simOld == "forcepush" {
+		stop, err, t.Resume = nil, nil, nil
+	}
+	switch {
+	case err != nil || stop != nil:
+		s.note("%d issue run: nothing changed (%v)", i, err)
+	case t.Resume != nil:
+		if s.head() == h.Expect {
+			s.commit("warden")
+		}
+		s.note("%d issue run continued the PR", i)
+	case !s.merged:
+		s.git("branch", "-f", s.branch, "main") // Release's force-push from the base
+		s.commit("warden")
+		s.note("%d issue run force-pushed from the base", i)
+	}
+}
+
+// check holds after every step.
+func (s *sim) check(ctx context.Context) error {
+	for _, c := range s.gh.ReviewComments(repo, s.pr) {
+		if c.InReplyTo == 0 {
+			continue
+		}
+		n := 0
+		for _, d := range s.gh.ReviewComments(repo, s.pr) {
+			if d.InReplyTo == c.InReplyTo {
+				n++
+			}
+		}
+		if n > 1 {
+			return s.fail("comment %d answered %d times", c.InReplyTo, n)
+		}
+	}
+	head := s.head()
+	if head == s.checked {
+		return nil // the branch did not move: its history was checked
+	}
+	for _, h := range s.human {
+		if exec.Command("git", "-C", s.bare, "merge-base", "--is-ancestor", h, head).Run() != nil {
+			return s.fail("human commit %s was pushed over", h[:7])
+		}
+	}
+	s.checked = head
+	return nil
+}
+
+// settle lets the world go quiet: killed tasks recovered, failed
+// deliveries redelivered, every queued task run; then the end invariants.
+func (s *sim) settle(ctx context.Context) error {
+	s.router.Queue = s.q
+	for _, p := range s.killed {
+		s.note("settle: recover killed follow-up")
+		s.followup(ctx, p, false)
+	}
+	for _, b := range s.redeliver {
+		s.deliver(ctx, b)
+	}
+	for range 60 {
+		if err := s.work(ctx, -1, false); err != nil {
+			return err
+		}
+		if err := s.check(ctx); err != nil {
+			return err
+		}
+	}
+	held, _ := s.store.Held(ctx, repo, s.pr)
+	busy, _ := s.store.Busy(ctx, repo, s.pr)
+	if held == "" && !s.merged && busy {
+		return s.fail("the PR stays busy with nothing left to run")
+	}
+	if held == "" && !s.merged {
+		replied := map[int64]bool{}
+		for _, c := range s.gh.ReviewComments(repo, s.pr) {
+			replied[c.InReplyTo] = true
+		}
+		for id := range s.comments {
+			if !replied[id] {
+				return s.fail("comment %d never answered", id)
+			}
+		}
+	}
+	for _, l := range s.gh.Labels(repo, s.issue) {
+		if strings.HasPrefix(l, "warden:") {
+			return nil
+		}
+	}
+	return s.fail("issue #%d ends without a Warden label", s.issue)
+}
+
+// writers answers alice and bob as writers (the fake's permissions).
+type writers struct{}
+
+func (writers) Permission(_ context.Context, _ int64, _, _, user string) (string, error) {
+	if user == "alice" || user == "bob" {
+		return "write", nil
+	}
+	return "read", nil
+}

@@ -1,0 +1,79 @@
+package repocontext
+
+import (
+	"path"
+	"regexp"
+	"strings"
+
+	"github.com/warden-bot/warden/repoindex"
+)
+
+// Trees around the code — documentation, shell completions, man-page
+// templates, samples and examples — repeat the code's words (a flag's name,
+// a command's help) without being where a fix goes. In large and CLI
+// repositories they outranked the source (issue #30); they now rank below
+// it unless the issue names them ("the zsh completion", "the example in
+// docs/"). Generated and vendored files have their own kinds.
+
+// peripheryFactor is their share of a score, as kindFactor's.
+const peripheryFactor = 0.3
+
+// peripheries maps a directory name to the word an issue uses for it.
+var peripheries = map[string]string{
+	"doc": "doc", "docs": "doc", "documentation": "doc", "site": "doc",
+	"completion": "completion", "completions": "completion", "complete": "completion",
+	"man": "man", "manpages": "man", "man1": "man",
+	"sample": "sample", "samples": "sample",
+	"example": "example", "examples": "example", "_examples": "example",
+}
+
+// manPage: man-page sources and templates (fzf.1, git.1.txt, cmd.1.ronn).
+var manPage = regexp.MustCompile(`\.[1-9](\.(txt|md|ronn|in|tmpl|adoc))?$|\.ronn$`)
+
+// periphery is the word naming the peripheral tree p lies in, "" for
+// files of the code itself.
+func periphery(p string) string {
+	if manPage.MatchString(path.Base(p)) {
+		return "man"
+	}
+	for _, seg := range strings.Split(path.Dir(p), "/") {
+		if w, ok := peripheries[strings.ToLower(seg)]; ok {
+			return w
+		}
+	}
+	return ""
+}
+
+// mentions are how an issue names each periphery: its word as a word or a
+// word's start ("completions", "documented", "man page").
+var mentions = map[string]*regexp.Regexp{
+	"doc":        regexp.MustCompile(`\bdoc`),
+	"completion": regexp.MustCompile(`\bcomplet`),
+	"man":        regexp.MustCompile(`\bman[ -]?pages?\b|\bmanpage`),
+	"sample":     regexp.MustCompile(`\bsample`),
+	"example":    regexp.MustCompile(`\bexample`),
+}
+
+// demotePeriphery scales down the files of peripheral trees the issue does
+// not name.
+func demotePeriphery(x *repoindex.Index, q Query, s []Scored) {
+	text := strings.ToLower(q.Text)
+	cache := map[string]bool{}
+	for i, f := range x.Files {
+		if s[i].Score == 0 || f.Kind == repoindex.Generated || f.Kind == repoindex.Vendored {
+			continue
+		}
+		w := periphery(f.Path)
+		if w == "" {
+			continue
+		}
+		n, ok := cache[w]
+		if !ok {
+			n = mentions[w].MatchString(text)
+			cache[w] = n
+		}
+		if !n {
+			s[i].Score *= peripheryFactor
+		}
+	}
+}

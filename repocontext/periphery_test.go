@@ -1,0 +1,73 @@
+package repocontext
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/warden-bot/warden/repoindex"
+)
+
+// A CLI repository where the docs, completions, man page and examples say
+// "height" more often than the source that parses it.
+func cliFixture(t *testing.T) *repoindex.Index {
+	t.Helper()
+	many := strings.Repeat("height percentage height lines terminal height\n", 6)
+	files := map[string]string{
+		"src/options.go":             "package src\n\n// parseHeight reads --height: lines or a percentage of the terminal.\nfunc parseHeight(s string) (int, bool) { return 0, false }\n",
+		"src/terminal.go":            "package src\n\nfunc draw() {}\n",
+		"shell/completions/fzf.bash": "complete -F _fzf fzf\n# " + many,
+		"man/man1/fzf.1":             ".TH fzf 1\n" + many,
+		"docs/options.md":            "# Options\n" + many,
+		"examples/height/main.go":    "package main\n\n// height example\nfunc main() {}\n// " + many,
+		"samples/height.txt":         many,
+	}
+	dir := t.TempDir()
+	for p, c := range files {
+		os.MkdirAll(filepath.Join(dir, filepath.Dir(p)), 0o755)
+		os.WriteFile(filepath.Join(dir, p), []byte(c), 0o644)
+	}
+	for _, args := range [][]string{{"init", "-q"}, {"add", "-A"}, {"-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "x"}} {
+		if out, err := exec.Command("git", append([]string{"-C", dir}, args...)...).CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	x, err := repoindex.Open(context.Background(), dir, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return x
+}
+
+// Documentation, completion, man-page, sample and example trees rank below
+// the source unless the issue names them.
+func TestPeripheralTreesRankBelowSource(t *testing.T) {
+	x := cliFixture(t)
+	if got := top(x, NewQuery("--height with a percentage draws too many lines", "The terminal height percentage is ignored.")); got != "src/options.go" {
+		t.Errorf("top = %s, want src/options.go (ranking %v)", got, paths(x, Rank(x, NewQuery("--height with a percentage draws too many lines", "The terminal height percentage is ignored."))))
+	}
+	for issue, want := range map[string]string{
+		"bash completion does not offer --height percentage": "shell/completions/fzf.bash",
+		"man page says height lines but means percentage":    "man/man1/fzf.1",
+		"the height example prints nothing in the terminal":  "examples/height/main.go",
+	} {
+		if got := top(x, NewQuery(issue, "height height")); got != want {
+			t.Errorf("%q: top = %s, want %s (ranking %v)", issue, got, want, paths(x, Rank(x, NewQuery(issue, "height height"))))
+		}
+	}
+}
+
+func TestPeriphery(t *testing.T) {
+	for p, want := range map[string]string{
+		"doc/guide.md": "doc", "docs/api/x.go": "doc", "shell/completions/_fzf": "completion", "man/man1/fzf.1": "man",
+		"fzf.1.txt": "man", "samples/a.py": "sample", "examples/b/main.rs": "example", "src/main.rs": "", "src/example.go": "",
+		"documentation.go": "",
+	} {
+		if got := periphery(p); got != want {
+			t.Errorf("periphery(%s) = %q, want %q", p, got, want)
+		}
+	}
+}
