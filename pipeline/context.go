@@ -35,7 +35,7 @@ func (a *attempt) planCtx(ctx context.Context) *planContext {
 		}
 		pc.comments = cs
 	}
-	x, err := repoindex.Open(ctx, a.wt.Dir, a.indexDir())
+	x, err := repoindex.OpenWith(ctx, a.wt.Dir, a.indexDir(), a.wt.Query)
 	if err != nil {
 		a.log.Warn("repository index not built; the planner gets the file list", "err", err)
 	} else {

@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -9,6 +10,7 @@ import (
 	"github.com/warden-bot/warden/outcome"
 	"github.com/warden-bot/warden/repocontext"
 	"github.com/warden-bot/warden/repoindex"
+	"github.com/warden-bot/warden/workspace"
 )
 
 // Bounds on the planner's "read" decisions: two turns of at most eight
@@ -68,6 +70,10 @@ func (a *attempt) readItem(item string) string {
 func errText(err error) string {
 	if strings.Contains(err.Error(), "no such file") {
 		return "no such file"
+	}
+	var big *workspace.ErrTooLarge
+	if errors.As(err, &big) {
+		return fmt.Sprintf("too large to read (%d bytes)", big.Size)
 	}
 	return "outside the repository or not a regular file"
 }

@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"sort"
@@ -26,8 +26,12 @@ const (
 // would hand them to another checkout of it), read without following
 // symlinks and never outside dir; commit is recorded as given.
 func Build(ctx context.Context, dir, commit string) (*Index, error) {
+	return buildCold(ctx, dir, commit, LocalGit(dir))
+}
+
+func buildCold(ctx context.Context, dir, commit string, git Git) (*Index, error) {
 	start := time.Now()
-	paths, err := listFiles(ctx, dir)
+	paths, err := listFiles(ctx, dir, git)
 	if err != nil {
 		return nil, err
 	}
@@ -66,13 +70,13 @@ func Build(ctx context.Context, dir, commit string) (*Index, error) {
 	return x, nil
 }
 
-func listFiles(ctx context.Context, dir string) ([]string, error) {
-	out, err := exec.CommandContext(ctx, "git", "-C", dir, "ls-files", "-z", "--cached").Output()
+func listFiles(ctx context.Context, dir string, git Git) ([]string, error) {
+	out, err := git(ctx, "ls-files", "-z", "--cached")
 	if err != nil {
 		return nil, fmt.Errorf("listing files of %s: %w", dir, err)
 	}
 	var paths []string
-	for _, p := range strings.Split(string(out), "\x00") {
+	for _, p := range strings.Split(out, "\x00") {
 		if p != "" {
 			paths = append(paths, p)
 		}
@@ -96,17 +100,21 @@ func dedupe(s []string) []string {
 // symlink, a submodule), is kept by path alone.
 func indexFile(root *os.Root, p string) (File, map[string]int, []string) {
 	f := File{Path: p, Lang: Language(p)}
-	src, err := readRegular(root, filepath.FromSlash(p))
+	src, size, err := readBounded(root, filepath.FromSlash(p))
 	if err != nil {
 		return f, pathTerms(p, nil), nil
 	}
-	f.Size = int64(len(src))
+	f.Size = size
 	head := src
 	if len(head) > 8192 {
 		head = head[:8192]
 	}
 	f.Kind = classify(p, head)
 	if f.Kind == Binary {
+		return f, pathTerms(p, nil), nil
+	}
+	if int64(len(src)) < size { // only its head was read: kept by path and size
+		f.Kind = Binary
 		return f, pathTerms(p, nil), nil
 	}
 	f.Lines = bytes.Count(src, []byte("\n")) + 1
@@ -216,15 +224,32 @@ func Definitions(p string, src []byte) []Def {
 	return otherDefs(Language(p), src)
 }
 
-// readRegular reads p under root only when it is a regular file: root
-// refuses any path that leaves it, Lstat refuses a symlink itself.
-func readRegular(root *os.Root, p string) ([]byte, error) {
+// maxRead is the most of one file the index reads: a larger one (a build
+// artefact a setup command left, a 1 GiB file a command wrote) is read no
+// further than its head, its size taken from stat.
+const maxRead = 8 << 20
+
+// readBounded reads p under root only when it is a regular file (root
+// refuses any path that leaves it, Lstat refuses a symlink itself): whole
+// when it is at most maxRead bytes, else its first 8 KiB; size is the
+// file's size as Lstat gives it, read before any byte.
+func readBounded(root *os.Root, p string) (src []byte, size int64, err error) {
 	st, err := root.Lstat(p)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is not a regular file", p)
+		return nil, 0, fmt.Errorf("%s is not a regular file", p)
 	}
-	return root.ReadFile(p)
+	f, err := root.Open(p)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer f.Close()
+	n := st.Size()
+	if n > maxRead {
+		n = 8192
+	}
+	src, err = io.ReadAll(io.LimitReader(f, n))
+	return src, st.Size(), err
 }

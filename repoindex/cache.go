@@ -1,7 +1,6 @@
 package repoindex
 
 import (
-	"bytes"
 	"context"
 	"encoding/gob"
 	"fmt"
@@ -21,7 +20,26 @@ import (
 // stat of every file, so it is done only when building). An empty cacheDir
 // disables the cache.
 func Open(ctx context.Context, dir, cacheDir string) (*Index, error) {
-	commit := head(ctx, dir)
+	return OpenWith(ctx, dir, cacheDir, LocalGit(dir))
+}
+
+// Git runs one read-only git command on a checkout and returns its stdout.
+// A worktree Warden made passes its own (workspace.Worktree.Query), which
+// names the recorded git directory and runs with a neutral configuration;
+// LocalGit is for a checkout the operator named (`bot context`).
+type Git func(ctx context.Context, args ...string) (string, error)
+
+// LocalGit is git -C dir, as the operator's own git would run it.
+func LocalGit(dir string) Git {
+	return func(ctx context.Context, args ...string) (string, error) {
+		out, err := exec.CommandContext(ctx, "git", append([]string{"-C", dir}, args...)...).Output()
+		return string(out), err
+	}
+}
+
+// OpenWith is Open with the checkout's git.
+func OpenWith(ctx context.Context, dir, cacheDir string, git Git) (*Index, error) {
+	commit := head(ctx, git)
 	file := ""
 	if cacheDir != "" && commit != "" {
 		file = cacheFile(cacheDir, commit)
@@ -29,11 +47,11 @@ func Open(ctx context.Context, dir, cacheDir string) (*Index, error) {
 			return x, nil
 		}
 	}
-	x, err := build(ctx, dir, commit, cacheDir)
+	x, err := build(ctx, dir, commit, cacheDir, git)
 	if err != nil {
 		return nil, err
 	}
-	if file != "" && clean(ctx, dir) {
+	if file != "" && clean(ctx, git) {
 		if err := x.Save(file); err != nil {
 			slog.Warn("index cache not written", "path", file, "err", err)
 		}
@@ -50,18 +68,18 @@ func cacheFile(cacheDir, commit string) string {
 }
 
 // head is the checkout's HEAD commit ("" outside git).
-func head(ctx context.Context, dir string) string {
-	out, err := exec.CommandContext(ctx, "git", "-C", dir, "rev-parse", "HEAD").Output()
+func head(ctx context.Context, git Git) string {
+	out, err := git(ctx, "rev-parse", "HEAD")
 	if err != nil {
 		return ""
 	}
-	return strings.TrimSpace(string(out))
+	return strings.TrimSpace(out)
 }
 
 // clean reports whether the checkout's tracked files match HEAD.
-func clean(ctx context.Context, dir string) bool {
-	st, err := exec.CommandContext(ctx, "git", "-C", dir, "status", "--porcelain", "--untracked-files=no").Output()
-	return err == nil && len(bytes.TrimSpace(st)) == 0
+func clean(ctx context.Context, git Git) bool {
+	st, err := git(ctx, "status", "--porcelain", "--untracked-files=no")
+	return err == nil && len(strings.TrimSpace(st)) == 0
 }
 
 // Load reads a gob index.

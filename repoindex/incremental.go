@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
-	"os/exec"
 	"runtime"
 	"strconv"
 	"strings"
@@ -21,12 +20,16 @@ import (
 // An active repository gets a commit between most tasks, and a commit
 // rarely touches more than a few files of thousands.
 func Update(ctx context.Context, base *Index, dir, commit string) (*Index, error) {
+	return update(ctx, base, dir, commit, LocalGit(dir))
+}
+
+func update(ctx context.Context, base *Index, dir, commit string, git Git) (*Index, error) {
 	start := time.Now()
-	paths, err := listFiles(ctx, dir)
+	paths, err := listFiles(ctx, dir, git)
 	if err != nil {
 		return nil, err
 	}
-	changed, err := changedSince(ctx, dir, base.Commit)
+	changed, err := changedSince(ctx, git, dir, base.Commit)
 	if err != nil {
 		return nil, err
 	}
@@ -54,24 +57,24 @@ func Update(ctx context.Context, base *Index, dir, commit string) (*Index, error
 // changedSince lists the paths that differ between commit and the worktree
 // (added, modified, deleted, type-changed; renames as a deletion and an
 // addition) and the untracked files git does not ignore.
-func changedSince(ctx context.Context, dir, commit string) (map[string]bool, error) {
+func changedSince(ctx context.Context, git Git, dir, commit string) (map[string]bool, error) {
 	if commit == "" {
 		return nil, fmt.Errorf("updating the index of %s: the base index names no commit", dir)
 	}
-	diff, err := exec.CommandContext(ctx, "git", "-C", dir, "diff", "--name-status", "-z", "--no-renames", commit, "--").Output()
+	diff, err := git(ctx, "diff", "--name-status", "-z", "--no-renames", commit, "--")
 	if err != nil {
 		return nil, fmt.Errorf("changes of %s since %s: %w", dir, commit, err)
 	}
-	untracked, err := exec.CommandContext(ctx, "git", "-C", dir, "ls-files", "-z", "--others", "--exclude-standard").Output()
+	untracked, err := git(ctx, "ls-files", "-z", "--others", "--exclude-standard")
 	if err != nil {
 		return nil, fmt.Errorf("untracked files of %s: %w", dir, err)
 	}
 	out := map[string]bool{}
-	fields := strings.Split(string(diff), "\x00")
+	fields := strings.Split(diff, "\x00")
 	for i := 0; i+1 < len(fields); i += 2 { // status, path
 		out[fields[i+1]] = true
 	}
-	for _, p := range strings.Split(string(untracked), "\x00") {
+	for _, p := range strings.Split(untracked, "\x00") {
 		if p != "" {
 			out[p] = true
 		}
@@ -134,29 +137,29 @@ const ancestorDepth = 64
 // build is Open's build: from the nearest ancestor of commit with an index
 // in cacheDir when there is one, else cold. A base that cannot be read or
 // updated falls back to the cold build.
-func build(ctx context.Context, dir, commit, cacheDir string) (*Index, error) {
-	if base := nearestIndexed(ctx, dir, commit, cacheDir); base != nil {
-		x, err := Update(ctx, base, dir, commit)
+func build(ctx context.Context, dir, commit, cacheDir string, git Git) (*Index, error) {
+	if base := nearestIndexed(ctx, git, commit, cacheDir); base != nil {
+		x, err := update(ctx, base, dir, commit, git)
 		if err == nil {
 			return x, nil
 		}
 		slog.Warn("index update failed; building from scratch", "dir", dir, "base", base.Commit, "err", err)
 	}
-	return Build(ctx, dir, commit)
+	return buildCold(ctx, dir, commit, git)
 }
 
 // nearestIndexed loads the cached index of commit's nearest ancestor (within
 // ancestorDepth commits, first-parent order as rev-list gives it); nil if
 // none is cached.
-func nearestIndexed(ctx context.Context, dir, commit, cacheDir string) *Index {
+func nearestIndexed(ctx context.Context, git Git, commit, cacheDir string) *Index {
 	if cacheDir == "" || commit == "" {
 		return nil
 	}
-	out, err := exec.CommandContext(ctx, "git", "-C", dir, "rev-list", "--max-count="+strconv.Itoa(ancestorDepth), commit).Output()
+	out, err := git(ctx, "rev-list", "--max-count="+strconv.Itoa(ancestorDepth), commit)
 	if err != nil {
 		return nil
 	}
-	for _, c := range strings.Fields(string(out))[1:] {
+	for _, c := range strings.Fields(out)[1:] {
 		file := cacheFile(cacheDir, c)
 		if _, err := os.Stat(file); err != nil {
 			continue

@@ -36,6 +36,7 @@ func Available() error {
 }
 
 func probe() error {
+	sweepGroups()
 	path, err := exec.LookPath(bwrapBin)
 	if err != nil {
 		return fmt.Errorf("%w: bubblewrap is not installed; install the bubblewrap package (apt-get install bubblewrap, apk add bubblewrap, dnf install bubblewrap) or set %s=1 to run repository commands without isolation", ErrUnavailable, UnsafeEnv)

@@ -28,6 +28,9 @@ type Limits struct {
 	// Memory is each process's data memory (RLIMIT_DATA: heap and private
 	// writable mappings).
 	Memory int64
+	// TreeMemory is the memory of all the command's processes together,
+	// where the worker can make a memory control group (cgroup.go).
+	TreeMemory int64
 	// Disk is what the worktree may hold, in allocated bytes, when the
 	// command ends.
 	Disk int64
@@ -38,7 +41,7 @@ type Limits struct {
 // DefaultLimits are the caps of every sandboxed command: generous for a
 // build or a test suite, far below what would take the worker down.
 func DefaultLimits() Limits {
-	return Limits{FileSize: 2 << 30, Processes: 2048, Memory: 8 << 30, Disk: 8 << 30, Tmp: 1 << 30}
+	return Limits{FileSize: 2 << 30, Processes: 2048, Memory: 8 << 30, TreeMemory: 12 << 30, Disk: 8 << 30, Tmp: 1 << 30}
 }
 
 func (l Limits) orDefaults() Limits {
@@ -52,6 +55,9 @@ func (l Limits) orDefaults() Limits {
 	if l.Memory > 0 {
 		d.Memory = l.Memory
 	}
+	if l.TreeMemory > 0 {
+		d.TreeMemory = l.TreeMemory
+	}
 	if l.Disk > 0 {
 		d.Disk = l.Disk
 	}
@@ -62,10 +68,12 @@ func (l Limits) orDefaults() Limits {
 }
 
 // The limiter is the running binary itself, started as
-// `<exe> limitsArg FSIZE NPROC DATA -- argv…` inside the sandbox: it sets
-// the caps on itself and execs the command, which inherits them. It is the
-// running binary (the bot, or a test binary) so that it needs nothing from
-// the sandbox's file system.
+// `<exe> limitsArg KEY=VALUE… -- argv…`: it joins the command's control
+// groups (cgroup=DIR, outside the sandbox, before bubblewrap starts) or sets
+// the caps on itself (fsize=, nproc=, data=, inside the sandbox, where
+// RLIMIT_NPROC counts the sandbox's own user namespace), then execs argv,
+// which inherits them. It is the running binary (the bot, or a test binary)
+// so that it needs nothing from the sandbox's file system.
 const limitsArg = "__warden-sandbox-limits__"
 
 func init() {
@@ -94,37 +102,65 @@ func limiter() (string, error) {
 	return exePath, exeErr
 }
 
-// prefix is the limiter's command line at path, before the command.
-// Processes < 0 leaves the process count uncapped.
+// prefix is the limiter's command line at path that sets the caps, before
+// the command. Processes < 0 leaves the process count uncapped.
 func (l Limits) prefix(path string) []string {
-	return []string{path, limitsArg, strconv.FormatInt(l.FileSize, 10), strconv.Itoa(max(l.Processes, 0)), strconv.FormatInt(l.Memory, 10), "--"}
+	return []string{path, limitsArg, "fsize=" + strconv.FormatInt(l.FileSize, 10), "nproc=" + strconv.Itoa(max(l.Processes, 0)),
+		"data=" + strconv.FormatInt(l.Memory, 10), "--"}
 }
 
-// limitMain is the limiter: it sets the caps, then execs the command.
+// joiner is the limiter's command line that joins the control groups dirs,
+// before bubblewrap; nil when there are none.
+func joiner(exe string, dirs []string) []string {
+	if len(dirs) == 0 {
+		return nil
+	}
+	a := []string{exe, limitsArg}
+	for _, d := range dirs {
+		a = append(a, "cgroup="+d)
+	}
+	return append(a, "--")
+}
+
+// limitMain is the limiter: it joins the groups or sets the caps, then
+// execs the command.
 func limitMain(args []string) int {
 	fail := func(err error) int {
 		fmt.Fprintln(os.Stderr, "warden sandbox limiter:", err)
 		return 127
 	}
-	if len(args) < 5 || args[3] != "--" {
-		return fail(fmt.Errorf("usage: %s FSIZE NPROC DATA -- COMMAND…", limitsArg))
-	}
-	var n [3]uint64
-	for i := range n {
-		v, err := strconv.ParseUint(args[i], 10, 64)
-		if err != nil {
-			return fail(err)
-		}
-		n[i] = v
-	}
-	caps := []struct {
+	type rlimit struct {
 		res int
 		v   uint64
-	}{{unix.RLIMIT_FSIZE, n[0]}, {unix.RLIMIT_NPROC, n[1]}, {unix.RLIMIT_DATA, n[2]}, {unix.RLIMIT_CORE, 0}}
-	for _, c := range caps {
-		if c.v == 0 && c.res != unix.RLIMIT_CORE {
+	}
+	caps := []rlimit{{unix.RLIMIT_CORE, 0}}
+	var groups []string
+	i := 0
+	for ; i < len(args) && args[i] != "--"; i++ {
+		k, v, _ := strings.Cut(args[i], "=")
+		if k == "cgroup" {
+			groups = append(groups, v)
 			continue
 		}
+		res, ok := map[string]int{"fsize": unix.RLIMIT_FSIZE, "nproc": unix.RLIMIT_NPROC, "data": unix.RLIMIT_DATA}[k]
+		n, err := strconv.ParseUint(v, 10, 64)
+		if !ok || err != nil {
+			return fail(fmt.Errorf("bad argument %q", args[i]))
+		}
+		if n > 0 {
+			caps = append(caps, rlimit{res, n})
+		}
+	}
+	if i+1 >= len(args) {
+		return fail(fmt.Errorf("usage: %s KEY=VALUE… -- COMMAND…", limitsArg))
+	}
+	if err := joinGroups(groups); err != nil {
+		return fail(err)
+	}
+	if len(groups) > 0 {
+		caps = nil // outside the sandbox: the caps are set inside
+	}
+	for _, c := range caps {
 		var cur unix.Rlimit
 		if err := unix.Getrlimit(c.res, &cur); err != nil {
 			return fail(err)
@@ -134,7 +170,7 @@ func limitMain(args []string) int {
 			return fail(fmt.Errorf("setrlimit %d: %w", c.res, err))
 		}
 	}
-	argv := args[4:]
+	argv := args[i+1:]
 	path, err := exec.LookPath(argv[0])
 	if err != nil {
 		return fail(err)
@@ -147,7 +183,7 @@ func limitMain(args []string) int {
 // the exit status, and the process and memory caps from what a failed
 // command printed.
 func (l Limits) hit(dir string, r Result, h *hintWriter) string {
-	var caps []string
+	caps := append([]string(nil), r.kernel...)
 	total, big := usage(dir, l.FileSize)
 	switch {
 	case big != "":
@@ -160,14 +196,23 @@ func (l Limits) hit(dir string, r Result, h *hintWriter) string {
 	}
 	if r.ExitCode != 0 && !r.TimedOut && !r.Canceled {
 		procs, mem := h.seen()
-		if procs != "" {
+		if procs != "" && !named(caps, "process cap") {
 			caps = append(caps, fmt.Sprintf("process cap: %d processes and threads, probably hit (the output says %q)", l.Processes, procs))
 		}
-		if mem != "" {
+		if mem != "" && !named(caps, "memory cap") {
 			caps = append(caps, fmt.Sprintf("memory cap: %s per process, probably hit (the output says %q)", bytesOf(l.Memory), mem))
 		}
 	}
 	return strings.Join(caps, "; ")
+}
+
+func named(caps []string, prefix string) bool {
+	for _, c := range caps {
+		if strings.HasPrefix(c, prefix) {
+			return true
+		}
+	}
+	return false
 }
 
 // usage adds up the allocated size of everything under dir and names the

@@ -94,8 +94,8 @@ func Run(ctx context.Context, p Profile) Result {
 	if p.Cache != "" {
 		if p.Kind == Setup {
 			s.writable = append(s.writable, p.Cache)
-		} else if fi, err := os.Stat(p.Cache); err == nil && fi.IsDir() {
-			s.readOnly = append(s.readOnly, p.Cache) // none yet: nothing to read
+		} else if fi, err := os.Stat(p.Cache); err == nil && fi.IsDir() { // none yet: nothing to read
+			s.readOnly = append(s.readOnly, p.Cache)
 		}
 	}
 	p.Network.apply(&s, p.Egress)
@@ -120,13 +120,15 @@ func (p Profile) check() error {
 	if err := p.Tree.Verify(); err != nil {
 		return err
 	}
+	// No extra mount may be the root, the kernel's views, or a directory
+	// holding the worktree or its repository (Warden's data directory: every
+	// mirror, the parked trees, and often the key file beside it).
+	held := nonEmpty(p.Tree.Dir, p.Tree.Common)
 	for _, d := range append(append(nonEmpty(p.Cache, p.Home, p.Root), p.ReadOnly...), p.Sockets...) {
-		if !filepath.IsAbs(d) || filepath.Clean(d) == "/" || underAny(filepath.Clean(d), []string{"/proc/", "/sys/", "/dev/"}) {
+		c := filepath.Clean(d)
+		if !filepath.IsAbs(d) || c == "/" || underAny(c+"/", []string{"/proc/", "/sys/", "/dev/"}) || holds(c, held) {
 			return fmt.Errorf("sandbox: %q may not be mounted", d)
 		}
-	}
-	if p.Kind != Setup && p.Cache != "" && strings.HasPrefix(p.Tree.Dir+"/", strings.TrimSuffix(p.Cache, "/")+"/") {
-		return fmt.Errorf("sandbox: the cache %s holds the worktree", p.Cache)
 	}
 	return nil
 }
@@ -141,6 +143,16 @@ func Describe() string {
 		return "NONE: " + UnsafeEnv + "=1 runs repository commands without isolation (" + err.Error() + ")"
 	}
 	return "unavailable: repository commands are refused (" + err.Error() + ")"
+}
+
+// holds reports whether d is or contains one of paths.
+func holds(d string, paths []string) bool {
+	for _, p := range paths {
+		if p == d || strings.HasPrefix(p, strings.TrimSuffix(d, "/")+"/") {
+			return true
+		}
+	}
+	return false
 }
 
 func nonEmpty(ss ...string) []string {

@@ -142,10 +142,19 @@ func TestCapsAreEnforcedAndNamed(t *testing.T) {
 	}{
 		{"file size", "head -c 3000000 /dev/zero > big; echo rc=$?", Limits{FileSize: 1 << 20}, "file size cap: big reached 1 MiB"},
 		{"disk", "for i in 1 2 3 4; do head -c 900000 /dev/zero > f$i; done", Limits{Disk: 2 << 20}, "disk cap: the worktree holds"},
+		{"processes", "for i in $(seq 60); do sleep 5 & done; wait", Limits{Processes: 30}, "process cap: 30"},
 		{"memory", "python3 -c 'b = bytearray(400 << 20)'", Limits{Memory: 128 << 20}, "memory cap: 128 MiB"},
+		{"tree memory", "for i in 1 2 3; do python3 -c 'import time; b = b\"x\" * (60 << 20); time.sleep(3)' & done; wait", Limits{TreeMemory: 96 << 20}, "memory cap: the command's processes reached 96 MiB together"},
 	}
+	cg := newCgroup(DefaultLimits())
+	cg.remove()
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
+			// Where the kernel cannot be asked (no writable control group),
+			// the tree's memory is not capped and uid 0 has no process cap.
+			if cg == nil && (c.name == "tree memory" || c.name == "processes" && os.Geteuid() == 0) {
+				t.Skip("no control group can be made here; the documented gap (docs/operations.md)")
+			}
 			wt := t.TempDir()
 			r, out := try(t, Profile{Tree: Tree{Dir: wt}, Argv: []string{"sh", "-c", c.line}, Limits: c.lim})
 			if !strings.Contains(r.Cap, c.want) {
@@ -195,6 +204,8 @@ func TestProfileRefusesWhatWouldWeakenIt(t *testing.T) {
 		"root":       {Kind: Test, Tree: Tree{Dir: wt}, Argv: []string{"true"}, ReadOnly: []string{"/"}},
 		"proc":       {Kind: Test, Tree: Tree{Dir: wt}, Argv: []string{"true"}, ReadOnly: []string{"/proc/1"}},
 		"relative":   {Kind: Test, Tree: Tree{Dir: wt}, Argv: []string{"true"}, ReadOnly: []string{"etc"}},
+		"data dir":   {Kind: Test, Tree: Tree{Dir: wt}, Argv: []string{"true"}, ReadOnly: []string{filepath.Dir(wt)}},
+		"the tree":   {Kind: Test, Tree: Tree{Dir: wt}, Argv: []string{"true"}, ReadOnly: []string{wt}},
 		"no tree":    {Kind: Test, Argv: []string{"true"}},
 		"no command": {Kind: Test, Tree: Tree{Dir: wt}},
 	} {

@@ -50,9 +50,12 @@ type Result struct {
 	Err      error // the command could not run (ErrUnavailable, ErrTreeChanged, a start failure)
 	Isolated bool  // false only when WARDEN_UNSAFE_NO_SANDBOX let it run bare
 	// Cap names each cap the command hit ("" when none): a file at the
-	// file-size cap, the worktree over the disk cap, and, when the command
-	// failed saying so, the process or memory cap.
+	// file-size cap, the worktree over the disk cap, the process or memory
+	// cap as a control group counted it or, when the command failed saying
+	// so, as its output tells.
 	Cap string
+	// kernel are the caps the control groups counted as hit.
+	kernel []string
 }
 
 // run runs s and waits for it. On timeout or when ctx ends, every process
@@ -86,12 +89,21 @@ func run(ctx context.Context, s spec, lim Limits) Result {
 		}
 		defer stop()
 	}
+	var cg *cgroup
+	if isolated {
+		cg = newCgroup(lim)
+		defer cg.remove()
+	}
 	argv, err := commandLine(s, lim, isolated)
 	if err != nil {
 		return Result{ExitCode: -1, Err: err}
 	}
+	if exe, _ := limiter(); cg != nil {
+		argv = append(joiner(exe, cg.dirs()), argv...)
+	}
 	r := start(ctx, s, argv)
 	r.Isolated = isolated
+	r.kernel = cg.hits()
 	return r
 }
 

@@ -15,6 +15,24 @@ func (w *Worktree) git(ctx context.Context, token string, env []string, args ...
 	return w.remote(ctx, "", token, env, args...)
 }
 
+// queries are the git commands Query runs: they read, never write.
+var queries = map[string]bool{"rev-parse": true, "status": true, "ls-files": true, "rev-list": true, "diff": true}
+
+// Query runs one read-only git command (rev-parse, status, ls-files,
+// rev-list, diff without external or textconv drivers) on the
+// worktree as Warden runs all of its git: on the recorded git directory,
+// with the neutral configuration, only while .git is what git wrote. It is
+// what the repository index lists and checks the worktree with.
+func (w *Worktree) Query(ctx context.Context, args ...string) (string, error) {
+	if len(args) == 0 || !queries[args[0]] {
+		return "", fmt.Errorf("git %s is not a query", strings.Join(args, " "))
+	}
+	if args[0] == "diff" {
+		args = append([]string{"diff", "--no-ext-diff", "--no-textconv"}, args[1:]...)
+	}
+	return w.git(ctx, "", nil, args...)
+}
+
 // remote is git on the worktree talking to remoteURL (a URL Warden was
 // given, never one read from the worktree; "" for none).
 func (w *Worktree) remote(ctx context.Context, remoteURL, token string, env []string, args ...string) (string, error) {

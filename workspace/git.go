@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/base64"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -14,6 +15,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/warden-bot/warden/sandbox"
 )
 
 // neutral is the configuration every git command Warden runs starts with,
@@ -163,13 +166,18 @@ func (w *boundedBuffer) Write(p []byte) (int, error) {
 func (w *boundedBuffer) String() string { return w.b.String() }
 
 // corruptHints are git's words for a repository it cannot trust any more.
-var corruptHints = []string{"not a git repository", "index file corrupt", "bad object", "unable to read tree", "object file", "is corrupt", "loose object", "bad signature", "unknown index entry format"}
+var corruptHints = []string{"not a git repository", "is not the file Warden wrote", "index file corrupt", "bad object", "unable to read tree", "object file", "is corrupt", "loose object", "bad signature", "unknown index entry format"}
 
 // Corrupt reports whether err means the mirror or worktree is damaged and
 // must be rebuilt from scratch (the supervisor's one_for_all path).
 func Corrupt(err error) bool {
 	if err == nil {
 		return false
+	}
+	// A .git that is not what git wrote: the tree is never touched by
+	// Warden's git again, only rebuilt.
+	if errors.Is(err, sandbox.ErrTreeChanged) {
+		return true
 	}
 	s := err.Error()
 	// A full disk makes git fail to write objects ("unable to write loose

@@ -24,6 +24,10 @@ const privateIndex = "warden-index"
 // `add -A` hashes only what changed. A fresh index per call (as
 // before) made every call hash the whole tree: on a 5,000-file repository
 // that was most of the Implement, Security and Review stages' own time.
+//
+// A file over MaxHashed is left out of the index, unread (its size is
+// known from stat): hashing it would cost git its bytes and the mirror a
+// copy of them. fn learns of those files through w.huge.
 func (w *Worktree) withIndex(ctx context.Context, fn func(env []string) error) error {
 	w.indexMu.Lock()
 	defer w.indexMu.Unlock()
@@ -36,7 +40,15 @@ func (w *Worktree) withIndex(ctx context.Context, fn func(env []string) error) e
 	if _, err := w.git(ctx, "", env, "read-tree", "--reset", w.BaseSHA); err != nil {
 		return err
 	}
-	if _, err := w.git(ctx, "", env, "add", "-A"); err != nil {
+	w.huge = hugeFiles(w.Dir)
+	add := []string{"add", "-A"}
+	if len(w.huge) > 0 {
+		add = append(add, "--", ".")
+		for _, h := range w.huge {
+			add = append(add, ":(exclude,literal)"+h.path)
+		}
+	}
+	if _, err := w.git(ctx, "", env, add...); err != nil {
 		return err
 	}
 	return fn(env)
@@ -83,4 +95,34 @@ func copyFile(from, to string) error {
 		return err
 	}
 	return dst.Close()
+}
+
+// MaxHashed is the largest file Warden lets git hash into the index.
+const MaxHashed = 32 << 20
+
+type hugeFile struct {
+	path string // slash-separated, relative to the worktree
+	size int64
+}
+
+// hugeFiles lists the regular files over MaxHashed, by stat alone.
+func hugeFiles(dir string) []hugeFile {
+	var out []hugeFile
+	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d == nil {
+			return nil
+		}
+		if d.IsDir() && d.Name() == ".git" && filepath.Dir(p) == dir {
+			return filepath.SkipDir
+		}
+		if !d.Type().IsRegular() {
+			return nil
+		}
+		if fi, err := d.Info(); err == nil && fi.Size() > MaxHashed {
+			rel, _ := filepath.Rel(dir, p)
+			out = append(out, hugeFile{path: filepath.ToSlash(rel), size: fi.Size()})
+		}
+		return nil
+	})
+	return out
 }

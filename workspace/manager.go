@@ -126,9 +126,10 @@ type Worktree struct {
 	// git command Warden runs on the worktree names it, and the worktree's
 	// .git must stay the file git wrote for it (sandbox.Tree.Verify).
 	gitDir  string
-	judged  string // the tree the guards last judged (Changes); Commit commits exactly it
-	commit  string // the commit made of judged; Push pushes exactly it
-	merging string // the base tip a conflicted MergeBase merges: Commit's second parent
+	judged  string     // the tree the guards last judged (Changes); Commit commits exactly it
+	commit  string     // the commit made of judged; Push pushes exactly it
+	merging string     // the base tip a conflicted MergeBase merges: Commit's second parent
+	huge    []hugeFile // the files the last withIndex left out of the index (MaxHashed)
 }
 
 // Dir is the manager's root under the data dir; other per-repository caches

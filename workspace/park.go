@@ -122,9 +122,9 @@ func (m *Manager) park(ctx context.Context, w *Worktree) error {
 	if _, err := w.git(ctx, "", nil, "clean", "-ffdxq"); err != nil {
 		return err
 	}
-	if err := normalise(ctx, w); err != nil {
-		return err
-	}
+	// Modes are set from the index when the tree is taken (reuse), right
+	// before it is handed out: once is enough for a tree nothing touches
+	// while parked.
 	unlock := m.lock(w.mirror)
 	defer unlock()
 	_, _ = m.git(ctx, w.mirror, "", nil, "branch", "-D", w.Branch)

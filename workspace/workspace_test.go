@@ -2,6 +2,7 @@ package workspace
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -196,6 +197,9 @@ func TestCorrupt(t *testing.T) {
 	}
 	if Corrupt(&GitError{Stderr: "fatal: unable to write loose object file: No space left on device\nfatal: unpack-objects failed"}) {
 		t.Fatal("a full disk is not damage")
+	}
+	if !Corrupt(fmt.Errorf("git diff: %w", sandbox.ErrTreeChanged)) {
+		t.Fatal("a changed .git means a fresh worktree")
 	}
 }
 

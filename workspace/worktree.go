@@ -55,6 +55,14 @@ func (w *Worktree) Changes(ctx context.Context) ([]guards.Change, error) {
 			changes[i].OldMode, changes[i].NewMode = m[0], m[1]
 			changes[i].Symlink = changes[i].Symlink || m[1] == guards.ModeSymlink
 		}
+		// Files too big to hash are changes all the same, judged by size.
+		for _, h := range w.huge {
+			c := guards.Change{Path: h.path, Status: guards.Added, Size: h.size, Binary: true}
+			if _, err := w.git(ctx, "", nil, "cat-file", "-e", w.BaseSHA+":"+h.path); err == nil {
+				c.Status = guards.Modified
+			}
+			changes = append(changes, c)
+		}
 		w.judged = strings.TrimSpace(tree)
 		return nil
 	})
@@ -202,5 +210,5 @@ func (w *Worktree) Unchanged(ctx context.Context) (bool, error) {
 		out, err = w.git(ctx, "", env, "diff", "--no-ext-diff", "--no-textconv", "--cached", "--name-only", w.Head)
 		return err
 	})
-	return strings.TrimSpace(out) == "", err
+	return strings.TrimSpace(out) == "" && len(w.huge) == 0, err
 }

@@ -3,6 +3,7 @@ package edit
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -210,8 +211,25 @@ func (d DirFS) ReadFile(p string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return os.ReadFile(abs)
+	// The size first: a file a command grew to a gigabyte is refused
+	// unread (no edit applies to it anyway: the guards reject its size).
+	fi, err := os.Stat(abs)
+	if err != nil {
+		return nil, err
+	}
+	if fi.Size() > MaxFileBytes {
+		return nil, fmt.Errorf("%s is %d bytes, over the %d bytes an edit may read", p, fi.Size(), MaxFileBytes)
+	}
+	f, err := os.Open(abs)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, MaxFileBytes+1))
 }
+
+// MaxFileBytes is the largest file an edit reads.
+const MaxFileBytes = 8 << 20
 
 // WriteFile implements FS.
 func (d DirFS) WriteFile(p string, data []byte) error {

@@ -14,13 +14,15 @@ import (
 	"testing"
 	"time"
 
+	"github.com/warden-bot/warden/guards"
 	"github.com/warden-bot/warden/sandbox"
 	"github.com/warden-bot/warden/workspace"
 )
 
 // A test command leaves a 1 GiB file in the worktree: judging the change
 // reads its size, not its bytes, so it costs Warden no more memory than a
-// small file (the old code read it whole, twice).
+// small file (the old code read it whole, twice), git never hashes it into
+// the mirror, and the guards refuse it by its size.
 func TestHugeFileCostsWardenNothing(t *testing.T) {
 	m, cloneURL := gitManager(t, 0)
 	w := gitPrepare(t, m, cloneURL, "huge")
@@ -51,6 +53,20 @@ func TestHugeFileCostsWardenNothing(t *testing.T) {
 	}
 	if _, err := w.ReadFile("huge.bin"); err == nil || !strings.Contains(err.Error(), "over the") {
 		t.Fatalf("a model read of the huge file: %v", err)
+	}
+	if err := guards.CheckDiff(changes, guards.Limits{}); err == nil || !strings.Contains(err.Error(), "huge.bin") {
+		t.Fatalf("the guards let the huge file through: %v", err)
+	}
+	// Nor did git hash it into the mirror.
+	var mirror int64
+	_ = filepath.WalkDir(filepath.Join(m.Dir(), "mirrors"), func(p string, d fs.DirEntry, err error) error {
+		if fi, ierr := d.Info(); err == nil && ierr == nil && d.Type().IsRegular() {
+			mirror += fi.Size()
+		}
+		return nil
+	})
+	if mirror > 16<<20 {
+		t.Fatalf("the mirror grew to %d MiB", mirror>>20)
 	}
 }
 

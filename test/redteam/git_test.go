@@ -21,9 +21,11 @@ import (
 
 	"github.com/warden-bot/warden/agentcli"
 	"github.com/warden-bot/warden/meter"
+	"github.com/warden-bot/warden/outcome"
 	"github.com/warden-bot/warden/sandbox"
 	"github.com/warden-bot/warden/test/fakemodel"
 	"github.com/warden-bot/warden/test/gitfixture"
+	"github.com/warden-bot/warden/test/world"
 	"github.com/warden-bot/warden/workspace"
 )
 
@@ -286,5 +288,117 @@ func TestHostGitNeverFollowsTamperedDotGit(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// gitCLIOption runs the bot with WARDEN_AGENT=preset, the CLI installed by
+// scripts/agent-clis.sh, the fake model behind the metering proxy.
+func gitCLIOption(t *testing.T, preset string) world.Option {
+	p := agentcli.Presets[preset]
+	clis := os.Getenv("WARDEN_AGENT_CLIS")
+	if clis == "" {
+		clis = "/var/cache/warden/agent-clis"
+	}
+	bin := filepath.Join(clis, "node_modules", ".bin", p.Bin)
+	if _, _, err := agentcli.Resolve(p, bin); err != nil {
+		t.Fatalf("%v (make test runs scripts/agent-clis.sh)", err)
+	}
+	return func(env map[string]string) {
+		env["WARDEN_AGENT"], env["WARDEN_AGENT_BIN"] = preset, bin
+		if p.API == "anthropic" {
+			env["WARDEN_LLM_API"] = "anthropic"
+			env["WARDEN_LLM_BASE_URL"] = strings.TrimSuffix(env["WARDEN_LLM_BASE_URL"], "/v1")
+		}
+		env["WARDEN_LLM_MODEL"] = p.Model
+	}
+}
+
+// Through the real binary: Claude Code, steered by the model, points .git
+// at a host directory holding a key; the repository's test command then
+// reads that directory. Before issue #26 the write succeeded and the next
+// test command had the directory bound (with a failing test command the key
+// was in the outcome comment, seen on e2f8622); now the write fails, the
+// task completes, and nothing of the key reaches GitHub, the log or the
+// model.
+func TestBinaryAgentCLICannotPointGitAtTheHost(t *testing.T) {
+	secrets, _ := gitHostSecrets(t)
+	// The repository's own test reads the directory and prints what it got.
+	leak := "package calc\n\nimport (\n\t\"os\"\n\t\"testing\"\n)\n\nfunc TestLeak(t *testing.T) {\n\tb, err := os.ReadFile(\"" + secrets + "/app.pem\")\n\tt.Log(string(b), err)\n}\n"
+	w := world.New(t, world.WithFiles(map[string]string{".github/warden.yml": "test: go test -v ./...\nmax_fix_attempts: 0\n", "calc/leak_test.go": leak}), gitCLIOption(t, "claude-code"))
+	w.Model.Script(world.HappyScript)
+	var said string
+	w.Model.Agent(func(tt fakemodel.AgentTurn) fakemodel.AgentStep {
+		switch tt.Turn {
+		case 0:
+			return fakemodel.AgentStep{Run: gitHidden("printf 'gitdir: " + secrets + "\\n' > .git && echo REWROTE || echo REFUSED")}
+		case 1:
+			said = tt.Result
+			return fakemodel.AgentStep{Read: "calc/calc.go"}
+		case 2:
+			return fakemodel.AgentStep{Edit: &fakemodel.EditStep{Path: "calc/calc.go", Old: "\treturn a - b", New: "\treturn a + b"}}
+		}
+		return fakemodel.AgentStep{Text: "Done."}
+	})
+	w.Label(61, "Add returns the difference", "calc.Add(2, 3) returns -1; it should add.", "warden:maintenance", "alice")
+	rec := w.OutcomeOf(61, 180*time.Second)
+	t.Logf("outcome %s (%s: %s); the CLI's rewrite said %q", rec.Outcome, rec.Stage, rec.Summary, said)
+	if !strings.Contains(said, "REFUSED") {
+		t.Errorf("the CLI rewrote .git: %q", said)
+	}
+	for _, c := range w.BotComments(61) {
+		if strings.Contains(c, gitPlanted) {
+			t.Fatalf("the key reached a comment:\n%s", c)
+		}
+	}
+	if rec.Outcome != outcome.Completed {
+		t.Fatalf("the task did not complete around the refused write: %+v", rec)
+	}
+	for _, r := range w.Model.Requests() {
+		if strings.Contains(r.Prompt, gitPlanted) {
+			t.Fatalf("the key reached the model on a %s call", r.Stage)
+		}
+	}
+	if strings.Contains(w.Bot.Logs(), gitPlanted) {
+		t.Fatal("the key reached Warden's log")
+	}
+}
+
+// Defence in depth: even with program-running settings in the mirror's own
+// configuration (which no sandbox can write), Warden's git runs none of
+// them: hooks and fsmonitor are off on every command it runs.
+func TestWardenGitRunsNoConfiguredProgram(t *testing.T) {
+	marker := filepath.Join(t.TempDir(), "ran-on-host")
+	bin := t.TempDir()
+	script := "#!/bin/sh\ntouch " + marker + "\nexit 1\n"
+	for _, h := range []string{"fsm.sh", "post-checkout", "pre-commit", "reference-transaction", "post-index-change"} {
+		if err := os.WriteFile(filepath.Join(bin, h), []byte(script), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	m, cloneURL := gitManager(t, 1)
+	ctx := context.Background()
+	w := gitPrepare(t, m, cloneURL, "config")
+	mirror := w.Tree().Common
+	for _, kv := range [][2]string{{"core.fsmonitor", bin + "/fsm.sh"}, {"core.hooksPath", bin}} {
+		if out, err := exec.Command("git", "--git-dir="+mirror, "config", kv[0], kv[1]).CombinedOutput(); err != nil {
+			t.Fatalf("%v %s", err, out)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(w.Dir, "calc.go"), []byte("package calc\n\nfunc Add(a, b int) int { return b + a }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Changes(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Commit(ctx, "change", "t", "t@x"); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Remove(ctx, w); err != nil {
+		t.Fatal(err)
+	}
+	next := gitPrepare(t, m, cloneURL, "next")
+	_ = m.Remove(ctx, next)
+	if _, err := os.Stat(marker); err == nil {
+		t.Fatal("Warden's git ran a program the repository's configuration named")
 	}
 }
