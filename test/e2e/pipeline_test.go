@@ -163,6 +163,7 @@ func TestSecondRunReusesThePR(t *testing.T) {
 	w.Model.Script(happyScript)
 	w.Label(9, "Add returns the difference", "fix Add", "warden:maintenance", "alice")
 	w.Eventually(90*time.Second, func() bool { return w.CommentWith(9, "<!-- warden:outcome") != "" }, "first run")
+	w.Model.Script(retryScript) // the second run continues the PR's head (#27)
 	// The first task is done once its delivery would queue again; a maintainer
 	// relabelling earlier is told it is already queued.
 	w.Eventually(30*time.Second, func() bool {
