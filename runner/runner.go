@@ -110,7 +110,9 @@ func (r *Runner) Run(ctx context.Context, p jobs.RunPayload, at jobs.Attempt) jo
 		if err != nil {
 			return jobs.Result{Record: retryable(err)}
 		}
-		if stop != nil {
+		if stop != nil { // a held branch: the run ends here, and says so like any attempt
+			r.Log.Info("attempt finished", "repo", p.Repo, "issue", p.Issue, "outcome", stop.Record.Outcome,
+				"failure_class", stop.Record.FailureClass, "pr", stop.Record.PR, "held", true)
 			return jobs.Result{Record: stop.Record}
 		}
 	}

@@ -62,9 +62,20 @@ func script(req fakemodel.Request) fakemodel.Reply {
 		return world.RedScript(req)
 	case strings.Contains(s, "(soak cancel ") && req.Stage == "plan":
 		return fakemodel.Reply{Hang: 2 * time.Minute, Text: world.PlanReply}
+	case req.Stage == "implement" && strings.Contains(req.Prompt, "\treturn sum"):
+		return world.Text(toPlain) // a later run continues its PR's head (#27)
+	case req.Stage == "implement" && strings.Contains(req.Prompt, "return a + b"):
+		return world.Text(toSum)
 	}
 	return world.HappyScript(req)
 }
+
+// toSum and toPlain change a PR head whose Add is already fixed, back and
+// forth, as a model shown that head would change it.
+const (
+	toSum   = "calc/calc.go\n<<<<<<< SEARCH\n\treturn a + b\n=======\n\tsum := a + b\n\treturn sum\n>>>>>>> REPLACE\n"
+	toPlain = "calc/calc.go\n<<<<<<< SEARCH\n\tsum := a + b\n\treturn sum\n=======\n\treturn a + b\n>>>>>>> REPLACE\n"
+)
 
 // sender delivers signed webhooks to the bot; safe for concurrent use.
 type sender struct {
@@ -121,6 +132,9 @@ func (s *sender) comment(is issue, body string) (int, error) {
 	delete(iss, "pull_request")
 	m["comment"].(map[string]any)["body"] = body
 	m["sender"].(map[string]any)["login"] = "alice"
+	// Each comment is another event (its updated_at differs), as real ones
+	// are: the same signed body under a new delivery id is a replay (#31).
+	m["comment"].(map[string]any)["updated_at"] = time.Now().UTC().Add(time.Duration(s.events.Add(1)) * time.Millisecond).Format(time.RFC3339Nano)
 	b, _ := json.Marshal(m)
 	return s.do(harness.NewDelivery(s.w.Bot.URL()+"/webhooks", "issue_comment", s.id("comment"), b, world.Secret))
 }
