@@ -13,6 +13,16 @@ import (
 // refs/heads/gh-readonly-queue/<base>/pr-<number>-<sha>.
 var queueRefRE = regexp.MustCompile(`/gh-readonly-queue/.+/pr-(\d+)-[0-9a-f]+$`)
 
+// repoScope is the repository and installation a repository event names.
+type repoScope struct {
+	Repo struct {
+		FullName string `json:"full_name"`
+	} `json:"repository"`
+	Installation struct {
+		ID int64 `json:"id"`
+	} `json:"installation"`
+}
+
 // mergeGroup follows the merge queue: a group destroyed because its PR was
 // removed from the queue (reason dequeued) is reported on the PR like a red
 // CI run. A merged group needs nothing: GitHub closes the PR as merged, and
@@ -26,12 +36,7 @@ func (r *Router) mergeGroup(ctx context.Context, d Delivery) (Decision, error) {
 		MergeGroup struct {
 			HeadRef string `json:"head_ref"`
 		} `json:"merge_group"`
-		Repo struct {
-			FullName string `json:"full_name"`
-		} `json:"repository"`
-		Installation struct {
-			ID int64 `json:"id"`
-		} `json:"installation"`
+		repoScope
 	}
 	if err := decodePayload(d, &ev); err != nil {
 		return Decision{}, err
@@ -51,14 +56,7 @@ func (r *Router) mergeGroup(ctx context.Context, d Delivery) (Decision, error) {
 // rulesChanged re-reads a repository's branch rules: a changed ruleset or
 // protection may hold a PR back, or release one that waited.
 func (r *Router) rulesChanged(ctx context.Context, d Delivery) (Decision, error) {
-	var ev struct {
-		Repo struct {
-			FullName string `json:"full_name"`
-		} `json:"repository"`
-		Installation struct {
-			ID int64 `json:"id"`
-		} `json:"installation"`
-	}
+	var ev repoScope
 	if err := decodePayload(d, &ev); err != nil {
 		return Decision{}, err
 	}
