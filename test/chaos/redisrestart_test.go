@@ -1,7 +1,6 @@
 package chaos
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"net"
@@ -83,7 +82,7 @@ func restartDeliveries(w *world.World) []*delivery {
 			if k%2 == 1 || k >= 2*labelsPerIssue {
 				d.event, d.body = "issue_comment", status
 			}
-			d.body = distinctEvent(d.body, k)
+			d.body, _ = harness.Stamp(d.body, k) // each delivery is another event (#31 replay)
 			ds = append(ds, d)
 		}
 	}
@@ -164,22 +163,4 @@ func (r *ownRedis) stop(sig syscall.Signal) {
 	_ = r.cmd.Process.Signal(sig)
 	_ = r.cmd.Wait()
 	r.cmd = nil
-}
-
-// distinctEvent makes the k-th copy of a payload another event, as two real
-// events always are (their issue's updated_at differs): Warden deduplicates
-// on the signed body as well as the delivery id, so the same body under a
-// new id is a replay, not new work.
-func distinctEvent(body []byte, k int) []byte {
-	var m map[string]any
-	if err := json.Unmarshal(body, &m); err != nil {
-		panic(err)
-	}
-	is := m["issue"].(map[string]any)
-	is["updated_at"] = time.Now().UTC().Truncate(time.Second).Add(time.Duration(k) * time.Second).Format(time.RFC3339)
-	out, err := json.Marshal(m)
-	if err != nil {
-		panic(err)
-	}
-	return out
 }
