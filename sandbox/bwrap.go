@@ -115,17 +115,27 @@ func systemDir(d string) []string {
 // outside the system directories already bound.
 func pathDirs(env []string) []string {
 	var out []string
+	for _, d := range pathEntries(env) {
+		if strings.HasPrefix(d, "/usr/") || !underAny(d, toolRoots) {
+			continue
+		}
+		if fi, err := os.Stat(d); err == nil && fi.IsDir() {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// pathEntries are env's PATH directories, cleaned, the absolute ones only.
+func pathEntries(env []string) []string {
+	var out []string
 	for _, e := range env {
 		v, ok := strings.CutPrefix(e, "PATH=")
 		if !ok {
 			continue
 		}
 		for _, d := range filepath.SplitList(v) {
-			d = filepath.Clean(d)
-			if !filepath.IsAbs(d) || strings.HasPrefix(d, "/usr/") || !underAny(d, toolRoots) {
-				continue
-			}
-			if fi, err := os.Stat(d); err == nil && fi.IsDir() {
+			if d = filepath.Clean(d); filepath.IsAbs(d) {
 				out = append(out, d)
 			}
 		}

@@ -3,6 +3,7 @@ package sandbox
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -48,31 +49,15 @@ func imageRootArgs(root string, env []string) []string {
 // (checked without following links out of it).
 func imagePathDirs(root string, env []string) []string {
 	var out []string
-	for _, e := range env {
-		v, ok := strings.CutPrefix(e, "PATH=")
-		if !ok {
+	for _, d := range pathEntries(env) {
+		if d == "/" || underAny(d, []string{"/usr/", "/bin/", "/sbin/", "/lib", "/etc/", "/opt/", "/proc/", "/dev/", "/tmp/", "/run/", "/sys/"}) {
 			continue
 		}
-		for _, d := range filepath.SplitList(v) {
-			d = filepath.Clean(d)
-			if !filepath.IsAbs(d) || d == "/" || underAny(d, []string{"/usr/", "/bin/", "/sbin/", "/lib", "/etc/", "/opt/", "/proc/", "/dev/", "/tmp/", "/run/", "/sys/"}) {
-				continue
-			}
-			if realDirIn(root, d) && !contains(out, d) {
-				out = append(out, d)
-			}
+		if realDirIn(root, d) && !slices.Contains(out, d) {
+			out = append(out, d)
 		}
 	}
 	return out
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // realDirIn reports whether d is a directory of the image reached through
