@@ -132,10 +132,8 @@ func (s *sender) comment(is issue, body string) (int, error) {
 	delete(iss, "pull_request")
 	m["comment"].(map[string]any)["body"] = body
 	m["sender"].(map[string]any)["login"] = "alice"
-	// Each comment is another event (its updated_at differs), as real ones
-	// are: the same signed body under a new delivery id is a replay (#31).
-	m["comment"].(map[string]any)["updated_at"] = time.Now().UTC().Add(time.Duration(s.events.Add(1)) * time.Millisecond).Format(time.RFC3339Nano)
 	b, _ := json.Marshal(m)
+	b, _ = harness.Stamp(b, int(s.events.Add(1))) // each comment is another event (#31 replay)
 	return s.do(harness.NewDelivery(s.w.Bot.URL()+"/webhooks", "issue_comment", s.id("comment"), b, world.Secret))
 }
 
