@@ -217,3 +217,29 @@ func TestCopyDeliveredDuringTakeIsNotQueuedAgain(t *testing.T) {
 		}
 	}
 }
+
+// An evaluation skipped while a follow-up ran is queued at its end as a
+// push's ("sync"): the skipped one may have been the follow-up's own push,
+// whose evaluation re-asserts a maintenance PR's warden/mode on the head.
+// It is queued once, and the note goes only when it is queued.
+func TestSkippedEvaluationIsQueuedAsAPushsAtTheEnd(t *testing.T) {
+	w, ctx := newPRWorld(t), context.Background()
+	if _, err := w.store.Add(ctx, crashRepo, w.pr, Item{Kind: KindComment, ID: 51, Author: "alice", Body: "rename it"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.store.Skipped(ctx, crashRepo, w.pr); err != nil {
+		t.Fatal(err)
+	}
+	var got []jobs.PRPayload
+	r := w.runner(func(context.Context, pipeline.Host, pipeline.Task) pipeline.Result {
+		return pipeline.Result{Record: outcome.Record{Outcome: outcome.Completed}}
+	})
+	r.Reevaluate = func(_ context.Context, p jobs.PRPayload) error { got = append(got, p); return nil }
+	r.Run(ctx, w.host, pipeline.Task{Repo: crashRepo, Issue: 3}, w.payload())
+	if len(got) != 1 || got[0].Action != "sync" || got[0].PR != w.pr {
+		t.Fatalf("re-evaluations queued = %+v, want one sync of PR #%d", got, w.pr)
+	}
+	if w.store.SkippedEval(ctx, crashRepo, w.pr) {
+		t.Fatal("the skipped note stays after its evaluation was queued")
+	}
+}

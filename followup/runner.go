@@ -28,13 +28,16 @@ type Runner struct {
 }
 
 // finish runs the merge evaluation that was skipped while the follow-up
-// ran (a green check meanwhile); the note is cleared only once it is queued.
+// ran (a green check or a push meanwhile); the note is cleared only once it
+// is queued. It is queued as a push's ("sync"): the skipped one may have
+// been, and a sync evaluation does all a check's does and also re-asserts
+// a maintenance PR's warden/mode on the head.
 func (r *Runner) finish(ctx context.Context, p jobs.RunPayload) {
 	bg := context.WithoutCancel(ctx)
 	if r.Reevaluate == nil || !r.Store.SkippedEval(bg, p.Repo, p.PR) {
 		return
 	}
-	if err := r.Reevaluate(bg, jobs.PRPayload{Repo: p.Repo, Installation: p.Installation, PR: p.PR, Action: "checks"}); err != nil {
+	if err := r.Reevaluate(bg, jobs.PRPayload{Repo: p.Repo, Installation: p.Installation, PR: p.PR, Action: "sync"}); err != nil {
 		r.Log.Warn("held-back PR evaluation not queued", "repo", p.Repo, "pr", p.PR, "err", err)
 		return
 	}
