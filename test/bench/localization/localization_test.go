@@ -63,7 +63,7 @@ func loadCorpus(tb testing.TB) []instance {
 // BenchmarkLocalization runs every system on every instance once and
 // reports recall and cost; b.N is ignored (one pass is the measurement).
 func BenchmarkLocalization(b *testing.B) {
-	corpus := loadCorpus(b)
+	corpus := onlyLangs(loadCorpus(b))
 	bot := buildBot(b)
 	cache := b.TempDir()
 	systems := []string{"listFiles", "bm25", "context"}
@@ -85,6 +85,7 @@ func BenchmarkLocalization(b *testing.B) {
 		res["context"] = append(res["context"], botContext(b, bot, cache, dir, in))
 	}
 	report(b, corpus, systems, res, builds, sizes)
+	reportByLang(b, corpus, systems, res)
 }
 
 func buildBot(tb testing.TB) string {
@@ -202,7 +203,7 @@ func report(b *testing.B, corpus []instance, systems []string, res map[string][]
 			toks = append(toks, r.tokens)
 			times = append(times, r.took)
 			if s == "context" && testing.Verbose() && recall(in.Files, r.shown, 0) < 1 {
-				fmt.Printf("  miss %s: want %v\n", in.ID, in.Files)
+				fmt.Printf("  miss %s: want %v, shown %v\n", in.ID, in.Files, r.shown)
 			}
 		}
 		n := float64(len(corpus))
