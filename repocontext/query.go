@@ -8,6 +8,7 @@ package repocontext
 import (
 	"regexp"
 	"strings"
+	"unicode"
 
 	"github.com/warden-bot/warden/repoindex"
 )
@@ -37,10 +38,10 @@ var (
 func NewQuery(title, body string) Query {
 	text := title + "\n\n" + body
 	q := Query{Text: text, Terms: map[string]int{}}
-	for _, t := range repoindex.Tokenize(title) {
+	for _, t := range repoindex.Tokenize(splitScripts(title)) {
 		q.Terms[t] += 2
 	}
-	for _, t := range repoindex.Tokenize(body) {
+	for _, t := range repoindex.Tokenize(splitScripts(body)) {
 		q.Terms[t]++
 	}
 	seen := map[string]bool{}
@@ -72,6 +73,30 @@ func NewQuery(title, body string) Query {
 		q.Paths = append(q.Paths, PathRef{Path: strings.TrimPrefix(m[1], "./"), Line: line})
 	}
 	return q
+}
+
+// splitScripts puts a space where CJK text meets other letters or digits:
+// Chinese, Japanese and Korean put no space between words, so an issue's
+// "failback负载模式下" would otherwise be one term that no code contains,
+// and the identifier it starts with ("failback") would be lost.
+func splitScripts(s string) string {
+	var b strings.Builder
+	prev := 0 // 0 neither, 1 CJK, 2 other letter or digit
+	for _, r := range s {
+		cur := 0
+		switch {
+		case unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul):
+			cur = 1
+		case r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r):
+			cur = 2
+		}
+		if cur != 0 && prev != 0 && cur != prev {
+			b.WriteByte(' ')
+		}
+		b.WriteRune(r)
+		prev = cur
+	}
+	return b.String()
 }
 
 // looksLikeCode says whether a word is written as an identifier (camelCase,

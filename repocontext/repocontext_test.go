@@ -192,3 +192,14 @@ func TestMainPrintsJSON(t *testing.T) {
 		t.Errorf("missing --title: exit %d", code)
 	}
 }
+
+// CJK text has no spaces between words: the code words inside it must still
+// become terms, and the CJK runs stay terms of their own.
+func TestNewQuerySplitsCJKFromCode(t *testing.T) {
+	q := NewQuery("failback负载模式下，设置重试次数为0", "review代码时发现failback模式下的retries判断有问题")
+	for term, want := range map[string]int{"failback": 3, "retries": 1, "负载模式下": 2} {
+		if q.Terms[term] != want {
+			t.Errorf("term %q weighs %d, want %d (terms %v)", term, q.Terms[term], want, q.Terms)
+		}
+	}
+}
