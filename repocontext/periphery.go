@@ -20,7 +20,7 @@ const peripheryFactor = 0.3
 
 // peripheries maps a directory name to the word an issue uses for it.
 var peripheries = map[string]string{
-	"doc": "doc", "docs": "doc", "documentation": "doc", "site": "doc",
+	"doc": "doc", "docs": "doc", "documentation": "doc", "site": "doc", "xdoc": "doc", "xdocs": "doc",
 	"completion": "completion", "completions": "completion", "complete": "completion",
 	"man": "man", "manpages": "man", "man1": "man",
 	"sample": "sample", "samples": "sample",
@@ -44,11 +44,12 @@ func periphery(p string) string {
 	return ""
 }
 
-// mentions are how an issue names each periphery: its word as a word or a
-// word's start ("completions", "documented", "man page").
+// mentions are how an issue names each periphery: its word or the word's
+// forms ("completions", "documented", "man page"), not a longer word that
+// starts the same ("docker", "<!DOCTYPE", "completely").
 var mentions = map[string]*regexp.Regexp{
-	"doc":        regexp.MustCompile(`\bdoc`),
-	"completion": regexp.MustCompile(`\bcomplet`),
+	"doc":        regexp.MustCompile(`\bdoc(s|uments?|umentation|umented)?\b`),
+	"completion": regexp.MustCompile(`\bcompletions?\b`),
 	"man":        regexp.MustCompile(`\bman[ -]?pages?\b|\bmanpage`),
 	"sample":     regexp.MustCompile(`\bsample`),
 	"example":    regexp.MustCompile(`\bexample`),
@@ -57,7 +58,6 @@ var mentions = map[string]*regexp.Regexp{
 // demotePeriphery scales down the files of peripheral trees the issue does
 // not name.
 func demotePeriphery(x *repoindex.Index, q Query, s []Scored) {
-	text := strings.ToLower(q.Text)
 	cache := map[string]bool{}
 	for i, f := range x.Files {
 		if s[i].Score == 0 || f.Kind == repoindex.Generated || f.Kind == repoindex.Vendored {
@@ -69,11 +69,21 @@ func demotePeriphery(x *repoindex.Index, q Query, s []Scored) {
 		}
 		n, ok := cache[w]
 		if !ok {
-			n = mentions[w].MatchString(text)
+			n = names(q, w)
 			cache[w] = n
 		}
 		if !n {
 			s[i].Score *= peripheryFactor
 		}
 	}
+}
+
+// names says whether the issue names a peripheral tree: in its title, or
+// more than once in its text. A single passing mention does not: bug
+// templates make reporters write "I have read the documentation", and "for
+// example" is prose, yet the fix of such an issue is in the code.
+func names(q Query, w string) bool {
+	title, _, _ := strings.Cut(q.Text, "\n\n")
+	re := mentions[w]
+	return re.MatchString(strings.ToLower(title)) || len(re.FindAllStringIndex(strings.ToLower(q.Text), 2)) > 1
 }

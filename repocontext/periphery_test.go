@@ -71,3 +71,30 @@ func TestPeriphery(t *testing.T) {
 		}
 	}
 }
+
+// A passing mention — a bug template's "I have read the documentation",
+// prose's "for example", a word that only starts like one ("docker",
+// "<!DOCTYPE") — does not name a peripheral tree; the title, or naming it
+// twice, does.
+func TestPassingMentionDoesNotNameTheTree(t *testing.T) {
+	x := cliFixture(t)
+	q := NewQuery("height percentage draws too many lines", "For example, the terminal height percentage is ignored.")
+	if got := top(x, q); got != "src/options.go" {
+		t.Errorf("top = %s, want src/options.go (ranking %v)", got, paths(x, Rank(x, q)))
+	}
+	for _, c := range []struct {
+		title, body, tree string
+		want              bool
+	}{
+		{"height is wrong", "- [x] I have read the documentation.\nheight", "doc", false},
+		{"height is wrong", "in docker, with <!DOCTYPE html>", "doc", false},
+		{"height is wrong", "the download completely fails", "completion", false},
+		{"docs: height is wrong", "", "doc", true},
+		{"height is wrong", "The docs say lines; the documentation is wrong.", "doc", true},
+		{"bash completion lacks --height", "", "completion", true},
+	} {
+		if got := names(NewQuery(c.title, c.body), c.tree); got != c.want {
+			t.Errorf("names(%q, %q, %s) = %v, want %v", c.title, c.body, c.tree, got, c.want)
+		}
+	}
+}
