@@ -140,6 +140,7 @@ type sim struct {
 	// since; the branch is theirs, so a merge now is behind their back.
 	handedOver bool
 	killed     []jobs.RunPayload
+	going      *issueRun // an issue run continuing the PR, under way
 	release    []chan struct{}
 	merged     bool
 	checked    string // the branch head whose history check passed
@@ -315,8 +316,8 @@ func (s *sim) work(ctx context.Context, i int, kills bool) error {
 		if pl := s.pull(); pl.Merged && !s.merged {
 			s.merged = true
 			s.count("merged")
-			if busy || held != "" || s.handedOver {
-				return s.fail("merged while feedback waited or ran (busy=%v), the branch was held (%q) or a person's push was not handed back (%v)", busy, held, s.handedOver)
+			if busy || held != "" || s.handedOver || s.going != nil {
+				return s.fail("merged while feedback waited or ran (busy=%v), the branch was held (%q), a person's push was not handed back (%v) or an issue run was changing it (%v)", busy, held, s.handedOver, s.going != nil)
 			}
 		}
 	}
@@ -381,6 +382,10 @@ func (s *sim) attempt(ctx context.Context, h pipeline.Host, t pipeline.Task) pip
 // issueRun is a run of the issue itself (a retry, a relabel, an unblock):
 // it continues the open PR, or would start from the base.
 func (s *sim) issueRun(ctx context.Context, i int) {
+	if s.going != nil {
+		s.endRun(ctx, i)
+		return
+	}
 	t := pipeline.Task{Repo: repo, Issue: s.issue}
 	h := s.host()
 	p := s.payload()
@@ -393,17 +398,33 @@ func (s *sim) issueRun(ctx context.Context, i int) {
 	case err != nil || stop != nil:
 		s.note("%d issue run: nothing changed (%v)", i, err)
 		s.count("issue run: nothing changed")
-	case t.Resume != nil:
-		if s.head() == h.Expect {
-			s.commit("warden")
-		}
-		s.note("%d issue run continued the PR", i)
+	case t.Resume != nil: // it pushes and ends at a later step
+		s.going = &issueRun{p: p, resume: t.Resume, expect: h.Expect}
+		s.note("%d issue run started on the PR", i)
 		s.count("issue run continued the PR")
 	case !s.merged:
 		s.git("branch", "-f", s.branch, "main") // Release's force-push from the base
 		s.commit("warden")
 		s.note("%d issue run force-pushed from the base", i)
 	}
+}
+
+// issueRun is a run of the issue under way on its open PR.
+type issueRun struct {
+	p      jobs.RunPayload
+	resume *pipeline.Resume
+	expect string
+}
+
+// endRun is the run's Release (onto the head it started from only) and end.
+func (s *sim) endRun(ctx context.Context, i int) {
+	r := s.going
+	s.going = nil
+	if s.head() == r.expect {
+		s.commit("warden")
+	}
+	s.fu.Ended(ctx, r.p, r.resume)
+	s.note("%d issue run ended", i)
 }
 
 // check holds after every step.
@@ -439,6 +460,9 @@ func (s *sim) check(ctx context.Context) error {
 // deliveries redelivered, every queued task run; then the end invariants.
 func (s *sim) settle(ctx context.Context) error {
 	s.router.Queue = s.q
+	if s.going != nil {
+		s.endRun(ctx, -1)
+	}
 	for _, p := range s.killed {
 		s.note("settle: recover killed follow-up")
 		s.followup(ctx, p, false)
