@@ -161,6 +161,18 @@ func TestAutoMergeOffIsSaid(t *testing.T) {
 	}
 }
 
+// An invalid default-branch .github/warden.yml stops the merge and says so
+// on the issue (before, the evaluation failed with only a log line).
+func TestInvalidConfigIsSaid(t *testing.T) {
+	g := newGateGH(t)
+	g.run("ci", "completed", "success")
+	g.rules.config = "maintenance: {auto_merge: [\n"
+	all := g.evaluate(t, g.lifecycle())
+	if g.merged || !strings.Contains(all, ".github/warden.yml on `main` cannot be used") {
+		t.Fatalf("merged=%v comments=%q", g.merged, all)
+	}
+}
+
 // A refusal that passes by itself is said in GitHub's words.
 func TestBaseModifiedIsSaid(t *testing.T) {
 	g := newGateGH(t)
