@@ -215,3 +215,16 @@ func TestEvolutionSaysWhenRulesWantMoreReviews(t *testing.T) {
 		t.Fatalf("merged=%v comments=%q", g.merged, all)
 	}
 }
+
+// A marker that names another issue than the PR's own Warden branch is not
+// the one Warden wrote (a copy in text, or a branch renamed): the PR is not
+// acted on, however green, and no other issue is touched.
+func TestMarkerDisagreeingWithTheBranchIsNotActedOn(t *testing.T) {
+	g := newGateGH(t)
+	g.run("ci", "completed", "success")
+	g.pull["body"] = "Fixes #9\n\n<!-- warden:pr {\"issue\":9,\"mode\":\"maintenance\"} -->"
+	all := g.evaluate(t, g.lifecycle())
+	if g.merged || g.mergeCalls() != 0 || all != "" {
+		t.Fatalf("merged=%v merge calls=%d comments=%q: a PR whose marker names #9 on branch warden/7-… was acted on", g.merged, g.mergeCalls(), all)
+	}
+}
