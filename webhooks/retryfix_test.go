@@ -35,6 +35,10 @@ func TestRetryAndFixInOneCommentKeepsTheFix(t *testing.T) {
 	if len(r.q.runs) != 1 || r.q.runs[0].Reason != jobs.ReasonFollowup || r.q.runs[0].PR != 12 {
 		t.Fatalf("runs %+v, want one follow-up of PR #12", r.q.runs)
 	}
+	// The follow-up's data on disk is the repository's, not its name's (#31).
+	if r.q.runs[0].RepoID != 186853002 {
+		t.Fatalf("follow-up repo_id = %d, want the delivery's repository id", r.q.runs[0].RepoID)
+	}
 }
 
 // #27 also-seen: the hold is released before the enqueues; a delivery that
