@@ -62,7 +62,7 @@ func otherDefs(lang string, src []byte) []Def {
 		return nil
 	}
 	defer tree.Close()
-	return cursorDefs(lang, g, tree, src)
+	return queryDefs(lang, g, tree, src)
 }
 
 func defOf(n *sitter.Node, kind string, src []byte, parent string) (Def, bool) {
