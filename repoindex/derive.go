@@ -54,8 +54,8 @@ func (d *deriver) assemble(reuse []int) *Index {
 			fileLits[i] = litOf[litAt[bf]:litAt[bf+1]:litAt[bf+1]]
 		} else {
 			x.Files[i] = d.files[i]
-			for t, n := range d.terms[i] {
-				fileTerms[i] = append(fileTerms[i], uint64(termID(t))<<8|uint64(min(n, 255)))
+			for k, t := range d.terms[i].terms {
+				fileTerms[i] = append(fileTerms[i], uint64(termID(t))<<8|uint64(min(d.terms[i].tf[k], 255)))
 			}
 			for _, l := range d.lits[i] {
 				id := uint64(litID(l))

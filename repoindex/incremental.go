@@ -5,10 +5,8 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
-	"runtime"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 )
 
@@ -86,48 +84,18 @@ func changedSince(ctx context.Context, git Git, dir, commit string) (map[string]
 // indexed afresh.
 type deriver struct {
 	base  *Index
-	files []File           // fresh files' entries, by listing index
-	terms []map[string]int // fresh files' term counts
-	lits  [][]string       // fresh files' literal fragments
-	done  map[int]bool     // listing indexes indexed afresh
+	files []File       // fresh files' entries, by listing index
+	terms []termCounts // fresh files' term counts
+	lits  [][]string   // fresh files' literal fragments
 }
 
 func newDeriver(base *Index, n int) *deriver {
-	return &deriver{base: base, files: make([]File, n), terms: make([]map[string]int, n), lits: make([][]string, n), done: map[int]bool{}}
+	return &deriver{base: base, files: make([]File, n), terms: make([]termCounts, n), lits: make([][]string, n)}
 }
 
-// indexFresh indexes the listing's files at idx in parallel.
+// indexFresh indexes the listing's files at idx.
 func (d *deriver) indexFresh(ctx context.Context, dir string, paths []string, idx []int) {
-	for _, i := range idx {
-		d.done[i] = true
-	}
-	root, err := os.OpenRoot(dir) // read as Build reads: no symlink, nothing outside dir
-	if err != nil {               // every fresh file is kept by path alone, as an unreadable one is
-		for _, i := range idx {
-			d.files[i], d.terms[i] = File{Path: paths[i], Lang: Language(paths[i])}, pathTerms(paths[i], nil)
-		}
-		return
-	}
-	defer root.Close()
-	var wg sync.WaitGroup
-	next := make(chan int)
-	for w := 0; w < min(runtime.GOMAXPROCS(0), max(len(idx), 1)); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				d.files[i], d.terms[i], d.lits[i] = indexFile(root, paths[i])
-			}
-		}()
-	}
-	for _, i := range idx {
-		if ctx.Err() != nil {
-			break
-		}
-		next <- i
-	}
-	close(next)
-	wg.Wait()
+	indexAll(ctx, dir, paths, idx, d.files, d.terms, d.lits)
 }
 
 // ancestorDepth is how far back Open looks for an indexed ancestor: beyond
