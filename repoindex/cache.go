@@ -47,11 +47,11 @@ func OpenWith(ctx context.Context, dir, cacheDir string, git Git) (*Index, error
 			return x, nil
 		}
 	}
-	x, err := build(ctx, dir, commit, cacheDir, git)
+	x, clean, err := build(ctx, dir, commit, cacheDir, git)
 	if err != nil {
 		return nil, err
 	}
-	if file != "" && clean(ctx, git) {
+	if file != "" && clean {
 		if err := x.Save(file); err != nil {
 			slog.Warn("index cache not written", "path", file, "err", err)
 		}

@@ -2,7 +2,6 @@ package repoindex
 
 import (
 	"context"
-	"fmt"
 	"log/slog"
 	"os"
 	"strconv"
@@ -12,30 +11,32 @@ import (
 
 // Update derives the index of the checkout at dir (recorded as commit) from
 // base, the index of an ancestor commit: the files that differ from
-// base.Commit — `git diff --name-status` against the worktree, so
-// uncommitted changes count — and the untracked ones are indexed afresh;
+// base.Commit — in the commits since, or uncommitted — are indexed afresh;
 // every other listed file keeps base's entry, its terms and its literals.
 // An active repository gets a commit between most tasks, and a commit
 // rarely touches more than a few files of thousands.
 func Update(ctx context.Context, base *Index, dir, commit string) (*Index, error) {
-	return update(ctx, base, dir, commit, LocalGit(dir))
+	x, _, err := update(ctx, base, dir, commit, LocalGit(dir))
+	return x, err
 }
 
-func update(ctx context.Context, base *Index, dir, commit string, git Git) (*Index, error) {
+// update is Update that also says whether the checkout's tracked files
+// match HEAD, which it learnt on the way (Open caches only such an index).
+func update(ctx context.Context, base *Index, dir, commit string, git Git) (*Index, bool, error) {
 	start := time.Now()
 	paths, err := listFiles(ctx, dir, git)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
-	changed, err := changedSince(ctx, git, dir, base.Commit)
+	ch, err := changedSince(ctx, git, dir, base.Commit)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	reuse := make([]int, len(paths)) // base file index, or -1 to index afresh
 	var fresh []int
 	for i, p := range paths {
 		reuse[i] = -1
-		if !changed[p] {
+		if !ch.paths[p] {
 			reuse[i] = base.Lookup(p)
 		}
 		if reuse[i] < 0 {
@@ -45,39 +46,11 @@ func update(ctx context.Context, base *Index, dir, commit string, git Git) (*Ind
 	d := newDeriver(base, len(paths))
 	d.indexFresh(ctx, dir, paths, fresh)
 	if err := ctx.Err(); err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	x := d.assemble(reuse)
 	x.Version, x.Commit, x.Built = Version, commit, time.Since(start)
-	return x, nil
-}
-
-// changedSince lists the paths that differ between commit and the worktree
-// (added, modified, deleted, type-changed; renames as a deletion and an
-// addition) and the untracked files git does not ignore.
-func changedSince(ctx context.Context, git Git, dir, commit string) (map[string]bool, error) {
-	if commit == "" {
-		return nil, fmt.Errorf("updating the index of %s: the base index names no commit", dir)
-	}
-	diff, err := git(ctx, "diff", "--name-status", "-z", "--no-renames", commit, "--")
-	if err != nil {
-		return nil, fmt.Errorf("changes of %s since %s: %w", dir, commit, err)
-	}
-	untracked, err := git(ctx, "ls-files", "-z", "--others", "--exclude-standard")
-	if err != nil {
-		return nil, fmt.Errorf("untracked files of %s: %w", dir, err)
-	}
-	out := map[string]bool{}
-	fields := strings.Split(diff, "\x00")
-	for i := 0; i+1 < len(fields); i += 2 { // status, path
-		out[fields[i+1]] = true
-	}
-	for _, p := range strings.Split(untracked, "\x00") {
-		if p != "" {
-			out[p] = true
-		}
-	}
-	return out, nil
+	return x, ch.clean, nil
 }
 
 // deriver holds what a new index takes from its base and from the files
@@ -104,16 +77,21 @@ const ancestorDepth = 64
 
 // build is Open's build: from the nearest ancestor of commit with an index
 // in cacheDir when there is one, else cold. A base that cannot be read or
-// updated falls back to the cold build.
-func build(ctx context.Context, dir, commit, cacheDir string, git Git) (*Index, error) {
+// updated falls back to the cold build. It also says whether the
+// checkout's tracked files match HEAD.
+func build(ctx context.Context, dir, commit, cacheDir string, git Git) (*Index, bool, error) {
 	if base := nearestIndexed(ctx, git, commit, cacheDir); base != nil {
-		x, err := update(ctx, base, dir, commit, git)
+		x, clean, err := update(ctx, base, dir, commit, git)
 		if err == nil {
-			return x, nil
+			return x, clean, nil
 		}
 		slog.Warn("index update failed; building from scratch", "dir", dir, "base", base.Commit, "err", err)
 	}
-	return buildCold(ctx, dir, commit, git)
+	x, err := buildCold(ctx, dir, commit, git)
+	if err != nil {
+		return nil, false, err
+	}
+	return x, clean(ctx, git), nil
 }
 
 // nearestIndexed loads the cached index of commit's nearest ancestor (within
