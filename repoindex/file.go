@@ -7,9 +7,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path"
 	"path/filepath"
 	"runtime"
-	"sort"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -20,11 +21,16 @@ type termCounts struct {
 	tf    []int
 }
 
-// indexer indexes files one after another, reusing its term map: growing
-// a fresh map per file was a tenth of a cold build.
+// indexer indexes files one after another, reusing its term map (growing
+// a fresh map per file was a tenth of a cold build) and the directory it
+// last read in: a path opened under the checkout's root is resolved one
+// directory at a time, twice per file (its Lstat, its open).
 type indexer struct {
-	root *os.Root
-	tf   map[string]int
+	root   *os.Root
+	tf     map[string]int
+	dir    string
+	dirFD  *os.Root
+	dirErr error
 }
 
 // bigMap is the size past which the map is dropped rather than cleared:
@@ -51,6 +57,7 @@ func indexAll(ctx context.Context, dir string, paths []string, idx []int, files 
 		go func() {
 			defer wg.Done()
 			ix := &indexer{root: root}
+			defer ix.close()
 			for i := range next {
 				files[i], terms[i], lits[i] = ix.file(paths[i])
 			}
@@ -71,7 +78,7 @@ func indexAll(ctx context.Context, dir string, paths []string, idx []int, files 
 // symlink, a submodule), is kept by path alone.
 func (ix *indexer) file(p string) (File, termCounts, []string) {
 	f := File{Path: p, Lang: Language(p)}
-	src, size, err := readBounded(ix.root, filepath.FromSlash(p))
+	src, size, err := ix.read(p)
 	if err != nil {
 		return f, pathOnly(p), nil
 	}
@@ -133,13 +140,18 @@ func pathOnly(p string) termCounts {
 }
 
 func sorted(tf map[string]int) termCounts {
-	tc := termCounts{terms: make([]string, 0, len(tf)), tf: make([]int, len(tf))}
-	for t := range tf {
-		tc.terms = append(tc.terms, t)
+	type entry struct {
+		t string
+		n int
 	}
-	sort.Strings(tc.terms)
-	for i, t := range tc.terms {
-		tc.tf[i] = tf[t]
+	es := make([]entry, 0, len(tf))
+	for t, n := range tf {
+		es = append(es, entry{t, n})
+	}
+	slices.SortFunc(es, func(a, b entry) int { return strings.Compare(a.t, b.t) })
+	tc := termCounts{terms: make([]string, len(es)), tf: make([]int, len(es))}
+	for i, e := range es {
+		tc.terms[i], tc.tf[i] = e.t, e.n
 	}
 	return tc
 }
@@ -152,6 +164,31 @@ func addPathTerms(tf map[string]int, p string, defs []Def) {
 	for _, d := range defs {
 		eachTerm(d.Name, func(t string) { tf[t] += 2 })
 	}
+}
+
+// read reads p (slash-separated, under the root) through its directory,
+// opened under the root once for the files of it that come in a row.
+func (ix *indexer) read(p string) ([]byte, int64, error) {
+	dir, base := path.Split(p)
+	if dir != ix.dir || ix.dirFD == nil && ix.dirErr == nil {
+		ix.close()
+		ix.dir = dir
+		ix.dirFD, ix.dirErr = ix.root, nil
+		if dir != "" {
+			ix.dirFD, ix.dirErr = ix.root.OpenRoot(filepath.FromSlash(strings.TrimSuffix(dir, "/")))
+		}
+	}
+	if ix.dirErr != nil {
+		return nil, 0, ix.dirErr
+	}
+	return readBounded(ix.dirFD, base)
+}
+
+func (ix *indexer) close() {
+	if ix.dirFD != nil && ix.dirFD != ix.root {
+		ix.dirFD.Close()
+	}
+	ix.dirFD, ix.dirErr = nil, nil
 }
 
 // maxRead is the most of one file the index reads: a larger one (a build

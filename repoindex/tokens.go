@@ -168,27 +168,24 @@ func splitCase(s string) []string {
 	return append(parts, string(rs[start:]))
 }
 
-// maxStop is the longest stop word: longer terms skip the map.
-const maxStop = 7
-
 func keep(t string) bool {
-	if len(t) < 2 || len(t) > 40 {
-		return false
-	}
-	if len(t) > maxStop {
-		return true
-	}
-	_, stop := stopWords[t]
-	return !stop
+	return len(t) >= 2 && len(t) <= 40 && !stopWord(t)
 }
 
-var stopWords = map[string]struct{}{}
-
-func init() {
-	for _, w := range strings.Fields(`the and for are but not you all any can had her was one our out has him his how its may new now old see two way who did get got let put say she too use this that with have from they will would there their what about which when make like time just know take into your than them then some could these other only also very after most where should those being does such here much while over want been were each well even because doesn don isn it is in on of to be or as at by an if we my me no so do up https com www github`) {
-		if len(w) > maxStop {
-			panic("stop word longer than maxStop: " + w)
-		}
-		stopWords[w] = struct{}{}
+// stopWord reports the words too common to carry signal. A switch, not a
+// map: it was looked up for nearly every term of a cold build, and the
+// compiler's comparison by length and bytes costs no hashing.
+func stopWord(t string) bool {
+	switch t {
+	case "the", "and", "for", "are", "but", "not", "you", "all", "any", "can", "had", "her", "was", "one", "our", "out",
+		"has", "him", "his", "how", "its", "may", "new", "now", "old", "see", "two", "way", "who", "did", "get", "got",
+		"let", "put", "say", "she", "too", "use", "this", "that", "with", "have", "from", "they", "will", "would",
+		"there", "their", "what", "about", "which", "when", "make", "like", "time", "just", "know", "take", "into",
+		"your", "than", "them", "then", "some", "could", "these", "other", "only", "also", "very", "after", "most",
+		"where", "should", "those", "being", "does", "such", "here", "much", "while", "over", "want", "been", "were",
+		"each", "well", "even", "because", "doesn", "don", "isn", "it", "is", "in", "on", "of", "to", "be", "or", "as",
+		"at", "by", "an", "if", "we", "my", "me", "no", "so", "do", "up", "https", "com", "www", "github":
+		return true
 	}
+	return false
 }

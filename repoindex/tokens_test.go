@@ -47,11 +47,21 @@ func tokenizeRef(s string) []string {
 }
 
 func keepRef(t string) bool {
-	_, stop := stopWords[t]
+	_, stop := stopWordsRef[t]
 	return len(t) >= 2 && len(t) <= 40 && !stop
 }
 
+// stopWordsRef is the stop-word list as it was, a map.
+var stopWordsRef = map[string]struct{}{}
+
+func init() {
+	for _, w := range strings.Fields(`the and for are but not you all any can had her was one our out has him his how its may new now old see two way who did get got let put say she too use this that with have from they will would there their what about which when make like time just know take into your than them then some could these other only also very after most where should those being does such here much while over want been were each well even because doesn don isn it is in on of to be or as at by an if we my me no so do up https com www github`) {
+		stopWordsRef[w] = struct{}{}
+	}
+}
+
 var tokenSamples = []string{
+	"the and for are but not you all any can had her was one our out has him his how its may new now old see two way who did get got let put say she too use this that with have from they will would there their what about which when make like time just know take into your than them then some could these other only also very after most where should those being does such here much while over want been were each well even because doesn don isn it is in on of to be or as at by an if we my me no so do up https com www github The AND Because theory",
 	"parseHTTPHeader snake_case_name x HTTPServer_v2 __init__ _a_B_c ABC aBC AbC a1B2 V2Beta utf8Decode",
 	"if let Some(x) = self.get(k) { return Err(\"cannot read the file\"); } // the BecauseOfIt",
 	"Größe_Überschrift naïveCamelÉtat ΣΦΧ δέλτα ǅemal ﬁle x\xff\xfeyz \uFFFDword ab\u0301c",
