@@ -43,7 +43,7 @@ func OpenWith(ctx context.Context, dir, cacheDir string, git Git) (*Index, error
 	file := ""
 	if cacheDir != "" && commit != "" {
 		file = cacheFile(cacheDir, commit)
-		if x, err := Load(file); err == nil && x.Version == Version && x.Commit == commit {
+		if x, err := loadIndexOf(file, commit); err == nil {
 			return x, nil
 		}
 	}

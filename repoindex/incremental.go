@@ -2,6 +2,7 @@ package repoindex
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"os"
 	"strconv"
@@ -16,22 +17,38 @@ import (
 // An active repository gets a commit between most tasks, and a commit
 // rarely touches more than a few files of thousands.
 func Update(ctx context.Context, base *Index, dir, commit string) (*Index, error) {
-	x, _, err := update(ctx, base, dir, commit, LocalGit(dir))
+	x, _, err := update(ctx, base.Commit, func() (*Index, error) { return base, nil }, dir, commit, LocalGit(dir))
 	return x, err
 }
 
-// update is Update that also says whether the checkout's tracked files
-// match HEAD, which it learnt on the way (Open caches only such an index).
-func update(ctx context.Context, base *Index, dir, commit string, git Git) (*Index, bool, error) {
+// update is Update from the index of baseCommit that load returns, run
+// while git lists the changes (decoding a cached index takes as long as
+// they do). It also says whether the checkout's tracked files match HEAD,
+// which it learnt on the way (Open caches only such an index).
+func update(ctx context.Context, baseCommit string, load func() (*Index, error), dir, commit string, git Git) (*Index, bool, error) {
 	start := time.Now()
+	type loaded struct {
+		x   *Index
+		err error
+	}
+	got := make(chan loaded, 1)
+	go func() {
+		x, err := load()
+		got <- loaded{x, err}
+	}()
 	paths, err := listFiles(ctx, dir, git)
 	if err != nil {
 		return nil, false, err
 	}
-	ch, err := changedSince(ctx, git, dir, base.Commit)
+	ch, err := changedSince(ctx, git, dir, baseCommit)
 	if err != nil {
 		return nil, false, err
 	}
+	b := <-got
+	if b.err != nil {
+		return nil, false, b.err
+	}
+	base := b.x
 	reuse := make([]int, len(paths)) // base file index, or -1 to index afresh
 	var fresh []int
 	for i, p := range paths {
@@ -80,12 +97,13 @@ const ancestorDepth = 64
 // updated falls back to the cold build. It also says whether the
 // checkout's tracked files match HEAD.
 func build(ctx context.Context, dir, commit, cacheDir string, git Git) (*Index, bool, error) {
-	if base := nearestIndexed(ctx, git, commit, cacheDir); base != nil {
-		x, clean, err := update(ctx, base, dir, commit, git)
+	if c := nearestIndexed(ctx, git, commit, cacheDir); c != "" {
+		load := func() (*Index, error) { return loadIndexOf(cacheFile(cacheDir, c), c) }
+		x, clean, err := update(ctx, c, load, dir, commit, git)
 		if err == nil {
 			return x, clean, nil
 		}
-		slog.Warn("index update failed; building from scratch", "dir", dir, "base", base.Commit, "err", err)
+		slog.Warn("index update failed; building from scratch", "dir", dir, "base", c, "err", err)
 	}
 	x, err := buildCold(ctx, dir, commit, git)
 	if err != nil {
@@ -94,25 +112,33 @@ func build(ctx context.Context, dir, commit, cacheDir string, git Git) (*Index, 
 	return x, clean(ctx, git), nil
 }
 
-// nearestIndexed loads the cached index of commit's nearest ancestor (within
-// ancestorDepth commits, first-parent order as rev-list gives it); nil if
-// none is cached.
-func nearestIndexed(ctx context.Context, git Git, commit, cacheDir string) *Index {
+// nearestIndexed is commit's nearest ancestor (within ancestorDepth
+// commits, first-parent order as rev-list gives it) with an index in
+// cacheDir; "" if none.
+func nearestIndexed(ctx context.Context, git Git, commit, cacheDir string) string {
 	if cacheDir == "" || commit == "" {
-		return nil
+		return ""
 	}
 	out, err := git(ctx, "rev-list", "--max-count="+strconv.Itoa(ancestorDepth), commit)
 	if err != nil {
-		return nil
+		return ""
 	}
 	for _, c := range strings.Fields(out)[1:] {
-		file := cacheFile(cacheDir, c)
-		if _, err := os.Stat(file); err != nil {
-			continue
-		}
-		if x, err := Load(file); err == nil && x.Version == Version && x.Commit == c {
-			return x
+		if _, err := os.Stat(cacheFile(cacheDir, c)); err == nil {
+			return c
 		}
 	}
-	return nil
+	return ""
+}
+
+// loadIndexOf loads the cached index of commit from file.
+func loadIndexOf(file, commit string) (*Index, error) {
+	x, err := Load(file)
+	if err != nil {
+		return nil, err
+	}
+	if x.Version != Version || x.Commit != commit {
+		return nil, fmt.Errorf("%s holds the index of %s (version %d), not of %s", file, x.Commit, x.Version, commit)
+	}
+	return x, nil
 }

@@ -194,3 +194,30 @@ func TestOpenDerivesFromCachedAncestor(t *testing.T) {
 		t.Fatalf("derived index not cached: %v", gobs)
 	}
 }
+
+// A cached ancestor that cannot be decoded is not a failure: the commit's
+// index is built from scratch, and cached.
+func TestOpenBuildsColdWhenAncestorUnreadable(t *testing.T) {
+	dir := gitRepo(t, map[string]string{"a.go": "package a\n\nfunc Alpha() {}\n"})
+	ctx, cache := context.Background(), t.TempDir()
+	base, err := Open(ctx, dir, cache)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(cacheFile(cache, base.Commit), []byte("not a gob"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, dir, "b.go", "package a\n\nfunc Beta() {}\n")
+	git(t, dir, "add", "-A")
+	git(t, dir, "commit", "-qm", "next")
+	x, err := Open(ctx, dir, cache)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(x.TermFiles("alpha")) != 1 || len(x.TermFiles("beta")) != 1 {
+		t.Fatalf("index of the new commit: alpha %v, beta %v", x.TermFiles("alpha"), x.TermFiles("beta"))
+	}
+	if _, err := os.Stat(cacheFile(cache, x.Commit)); err != nil {
+		t.Fatalf("cold-built index not cached: %v", err)
+	}
+}
