@@ -2,7 +2,6 @@ package repoindex
 
 import (
 	"context"
-	"encoding/gob"
 	"fmt"
 	"log/slog"
 	"os"
@@ -12,7 +11,7 @@ import (
 )
 
 // Open returns the index of the checkout at dir for its HEAD commit, from
-// cacheDir (one per repository) when a gob for that commit is there, else
+// cacheDir (one per repository) when an index of that commit is there, else
 // built — from the nearest cached ancestor's index when there is one
 // (Update) — and saved. The
 // cache describes the commit: a checkout with uncommitted changes is indexed
@@ -42,7 +41,7 @@ func OpenWith(ctx context.Context, dir, cacheDir string, git Git) (*Index, error
 	commit := head(ctx, git)
 	file := ""
 	if cacheDir != "" && commit != "" {
-		file = cacheFile(cacheDir, commit)
+		file = CacheFile(cacheDir, commit)
 		if x, err := loadIndexOf(file, commit); err == nil {
 			return x, nil
 		}
@@ -59,12 +58,12 @@ func OpenWith(ctx context.Context, dir, cacheDir string, git Git) (*Index, error
 	return x, nil
 }
 
-// cacheFile is where the index of commit is cached: the one place that
-// names the key. The caller's cacheDir names the repository (by id and
+// CacheFile is where Open caches the index of commit in cacheDir: the one
+// place that names the key. The caller's cacheDir names the repository (by id and
 // installation, pipeline's indexDir); the index holds only the commit's
 // tracked files, so the commit and the format's version name the rest.
-func cacheFile(cacheDir, commit string) string {
-	return filepath.Join(cacheDir, fmt.Sprintf("%s-v%d.gob", commit, Version))
+func CacheFile(cacheDir, commit string) string {
+	return filepath.Join(cacheDir, fmt.Sprintf("%s-v%d.idx", commit, Version))
 }
 
 // head is the checkout's HEAD commit ("" outside git).
@@ -82,18 +81,17 @@ func clean(ctx context.Context, git Git) bool {
 	return err == nil && len(strings.TrimSpace(st)) == 0
 }
 
-// Load reads a gob index.
+// Load reads a cached index.
 func Load(path string) (*Index, error) {
-	f, err := os.Open(path)
+	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	var x Index
-	if err := gob.NewDecoder(f).Decode(&x); err != nil {
+	x, err := unmarshal(data)
+	if err != nil {
 		return nil, fmt.Errorf("decoding index %s: %w", path, err)
 	}
-	return &x, nil
+	return x, nil
 }
 
 // Save writes the index atomically (a temporary file renamed into place), so
@@ -107,9 +105,11 @@ func (x *Index) Save(path string) error {
 		return err
 	}
 	defer os.Remove(tmp.Name())
-	if err := gob.NewEncoder(tmp).Encode(x); err != nil {
-		tmp.Close()
-		return fmt.Errorf("encoding index: %w", err)
+	for _, part := range x.marshal() {
+		if _, err := tmp.Write(part); err != nil {
+			tmp.Close()
+			return fmt.Errorf("writing index: %w", err)
+		}
 	}
 	if err := tmp.Close(); err != nil {
 		return err

@@ -98,7 +98,7 @@ const ancestorDepth = 64
 // checkout's tracked files match HEAD.
 func build(ctx context.Context, dir, commit, cacheDir string, git Git) (*Index, bool, error) {
 	if c := nearestIndexed(ctx, git, commit, cacheDir); c != "" {
-		load := func() (*Index, error) { return loadIndexOf(cacheFile(cacheDir, c), c) }
+		load := func() (*Index, error) { return loadIndexOf(CacheFile(cacheDir, c), c) }
 		x, clean, err := update(ctx, c, load, dir, commit, git)
 		if err == nil {
 			return x, clean, nil
@@ -124,7 +124,7 @@ func nearestIndexed(ctx context.Context, git Git, commit, cacheDir string) strin
 		return ""
 	}
 	for _, c := range strings.Fields(out)[1:] {
-		if _, err := os.Stat(cacheFile(cacheDir, c)); err == nil {
+		if _, err := os.Stat(CacheFile(cacheDir, c)); err == nil {
 			return c
 		}
 	}

@@ -152,7 +152,7 @@ func TestOpenChainEqualsColdBuild(t *testing.T) {
 	if len(x.TermFiles("lo")) != 1 {
 		t.Fatalf("uncommitted change not indexed: lo in %v", x.TermFiles("lo"))
 	}
-	if _, err := os.Stat(cacheFile(cache, x.Commit)); err == nil {
+	if _, err := os.Stat(CacheFile(cache, x.Commit)); err == nil {
 		t.Fatal("index of a checkout with uncommitted changes cached under its commit")
 	}
 }
@@ -178,7 +178,7 @@ func TestOpenDerivesFromCachedAncestor(t *testing.T) {
 	}
 	// Mark a.go's cached entry: only an index derived from this base has it.
 	base.Files[base.Lookup("a.go")].Lines = 4242
-	if err := base.Save(cacheFile(cache, base.Commit)); err != nil {
+	if err := base.Save(CacheFile(cache, base.Commit)); err != nil {
 		t.Fatal(err)
 	}
 	os.WriteFile(filepath.Join(dir, "b.go"), []byte("package a\n\nfunc Gamma() {}\n"), 0o644)
@@ -190,7 +190,7 @@ func TestOpenDerivesFromCachedAncestor(t *testing.T) {
 	if a := x.Lookup("a.go"); a < 0 || x.Files[a].Lines != 4242 || len(x.TermFiles("gamma")) != 1 || len(x.TermFiles("beta")) != 0 {
 		t.Fatalf("derived index: a.go %+v, gamma %v, beta %v", x.Files[max(a, 0)], x.TermFiles("gamma"), x.TermFiles("beta"))
 	}
-	if gobs, _ := filepath.Glob(filepath.Join(cache, x.Commit+"-*.gob")); len(gobs) != 1 {
+	if gobs, _ := filepath.Glob(filepath.Join(cache, x.Commit+"-*.idx")); len(gobs) != 1 {
 		t.Fatalf("derived index not cached: %v", gobs)
 	}
 }
@@ -204,7 +204,7 @@ func TestOpenBuildsColdWhenAncestorUnreadable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(cacheFile(cache, base.Commit), []byte("not a gob"), 0o644); err != nil {
+	if err := os.WriteFile(CacheFile(cache, base.Commit), []byte("not a gob"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	writeFile(t, dir, "b.go", "package a\n\nfunc Beta() {}\n")
@@ -217,7 +217,7 @@ func TestOpenBuildsColdWhenAncestorUnreadable(t *testing.T) {
 	if len(x.TermFiles("alpha")) != 1 || len(x.TermFiles("beta")) != 1 {
 		t.Fatalf("index of the new commit: alpha %v, beta %v", x.TermFiles("alpha"), x.TermFiles("beta"))
 	}
-	if _, err := os.Stat(cacheFile(cache, x.Commit)); err != nil {
+	if _, err := os.Stat(CacheFile(cache, x.Commit)); err != nil {
 		t.Fatalf("cold-built index not cached: %v", err)
 	}
 }

@@ -107,7 +107,7 @@ func TestBuildIndexesAndCachesPerCommit(t *testing.T) {
 	if len(x.TermFiles("add")) == 0 {
 		t.Error("term add not indexed")
 	}
-	gobs, _ := filepath.Glob(filepath.Join(cache, x.Commit+"-*.gob"))
+	gobs, _ := filepath.Glob(filepath.Join(cache, x.Commit+"-*.idx"))
 	if len(gobs) != 1 {
 		t.Fatalf("cache holds %v", gobs)
 	}
@@ -119,7 +119,7 @@ func TestBuildIndexesAndCachesPerCommit(t *testing.T) {
 	}
 }
 
-func gitRepo(t *testing.T, files map[string]string) string {
+func gitRepo(t testing.TB, files map[string]string) string {
 	t.Helper()
 	dir := t.TempDir()
 	for p, c := range files {

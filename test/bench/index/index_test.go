@@ -5,7 +5,6 @@ package index
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -126,7 +125,7 @@ func BenchmarkIndexLarge(b *testing.B) {
 	var clone, cold, update, settle, coldCPU, updateCPU time.Duration
 	var files, changed int
 	var heap uint64
-	var gob int64
+	var onDisk int64
 	src, n := prepare(b, repo)
 	changed = n
 	b.ResetTimer()
@@ -150,7 +149,7 @@ func BenchmarkIndexLarge(b *testing.B) {
 		cold += time.Since(start)
 		coldCPU += cpuTime() - cpu0
 		files = len(bx.Files)
-		if err := bx.Save(filepath.Join(cache, fmt.Sprintf("%s-v%d.gob", base, repoindex.Version))); err != nil {
+		if err := bx.Save(repoindex.CacheFile(cache, base)); err != nil {
 			b.Fatal(err)
 		}
 		bx = nil
@@ -175,8 +174,8 @@ func BenchmarkIndexLarge(b *testing.B) {
 		}
 		heap = heapAfterGC() - before
 		runtime.KeepAlive(x)
-		if fi, err := os.Stat(filepath.Join(cache, fmt.Sprintf("%s-v%d.gob", head, repoindex.Version))); err == nil {
-			gob = fi.Size()
+		if fi, err := os.Stat(repoindex.CacheFile(cache, head)); err == nil {
+			onDisk = fi.Size()
 		}
 	}
 	iters := float64(b.N)
@@ -191,5 +190,5 @@ func BenchmarkIndexLarge(b *testing.B) {
 	b.ReportMetric(float64(cold)/float64(clone), "cold/clone")
 	b.ReportMetric(float64(update)/float64(clone), "update/clone")
 	b.ReportMetric(float64(heap)/float64(files)*10000/(1<<20), "heap-MiB/10k-files")
-	b.ReportMetric(float64(gob)/float64(files)*10000/(1<<20), "gob-MiB/10k-files")
+	b.ReportMetric(float64(onDisk)/float64(files)*10000/(1<<20), "disk-MiB/10k-files")
 }
