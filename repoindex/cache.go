@@ -13,11 +13,11 @@ import (
 // Open returns the index of the checkout at dir for its HEAD commit, from
 // cacheDir (one per repository) when an index of that commit is there, else
 // built — from the nearest cached ancestor's index when there is one
-// (Update) — and saved. The
-// cache describes the commit: a checkout with uncommitted changes is indexed
-// as it is on disk but that index is not saved (checking cleanliness costs a
-// stat of every file, so it is done only when building). An empty cacheDir
-// disables the cache.
+// (Update) — and saved, the cache keeping the keepIndexes most recently
+// used. The cache describes the commit: a checkout with uncommitted
+// changes is indexed as it is on disk but that index is not saved
+// (checking cleanliness costs a stat of every file, so it is done only
+// when building). An empty cacheDir disables the cache.
 func Open(ctx context.Context, dir, cacheDir string) (*Index, error) {
 	return OpenWith(ctx, dir, cacheDir, LocalGit(dir))
 }
@@ -43,6 +43,7 @@ func OpenWith(ctx context.Context, dir, cacheDir string, git Git) (*Index, error
 	if cacheDir != "" && commit != "" {
 		file = CacheFile(cacheDir, commit)
 		if x, err := loadIndexOf(file, commit); err == nil {
+			touch(file)
 			return x, nil
 		}
 	}
@@ -54,6 +55,7 @@ func OpenWith(ctx context.Context, dir, cacheDir string, git Git) (*Index, error
 		if err := x.Save(file); err != nil {
 			slog.Warn("index cache not written", "path", file, "err", err)
 		}
+		prune(cacheDir)
 	}
 	return x, nil
 }

@@ -98,7 +98,10 @@ const ancestorDepth = 64
 // checkout's tracked files match HEAD.
 func build(ctx context.Context, dir, commit, cacheDir string, git Git) (*Index, bool, error) {
 	if c := nearestIndexed(ctx, git, commit, cacheDir); c != "" {
-		load := func() (*Index, error) { return loadIndexOf(CacheFile(cacheDir, c), c) }
+		load := func() (*Index, error) {
+			touch(CacheFile(cacheDir, c))
+			return loadIndexOf(CacheFile(cacheDir, c), c)
+		}
 		x, clean, err := update(ctx, c, load, dir, commit, git)
 		if err == nil {
 			return x, clean, nil
