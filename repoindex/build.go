@@ -29,18 +29,32 @@ func buildCold(ctx context.Context, dir, commit string, git Git) (*Index, error)
 	if err != nil {
 		return nil, err
 	}
-	files := make([]File, len(paths))
-	terms := make([]termCounts, len(paths))
-	lits := make([][]string, len(paths))
-	idx := make([]int, len(paths))
+	n := len(paths)
+	files, terms, lits := make([]File, n), make([]termCounts, n), make([][]string, n)
+	idx := make([]int, n)
 	for i := range idx {
 		idx[i] = i
 	}
-	indexAll(ctx, dir, paths, idx, files, terms, lits)
+	// Files are assembled in order as they come in, while the rest are
+	// parsed: assembling after the last one had left the other cores idle.
+	done := make(chan int, n)
+	go func() {
+		indexAll(ctx, dir, paths, idx, files, terms, lits, done)
+		close(done)
+	}()
+	a := &assembler{x: &Index{Files: files}, ids: map[string]int{}, litIDs: map[string]int{}}
+	ready, next := make([]bool, n), 0
+	for i := range done {
+		ready[i] = true
+		for ; next < n && ready[next]; next++ {
+			a.add(next, terms[next], lits[next])
+			terms[next], lits[next] = termCounts{}, nil // in the postings now
+		}
+	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	x := assemble(files, terms, lits)
+	x := a.finish()
 	x.Version, x.Commit, x.Built = Version, commit, time.Since(start)
 	return x, nil
 }
@@ -70,45 +84,49 @@ func dedupe(s []string) []string {
 	return out
 }
 
-// assemble turns per-file term counts into postings.
-func assemble(files []File, terms []termCounts, lits [][]string) *Index {
-	x := &Index{Files: files}
-	var postings, litFiles [][]uint32
-	ids := map[string]int{}
-	total := 0
-	for fi, tc := range terms {
-		total += files[fi].Len
-		for k, t := range tc.terms {
-			id, ok := ids[t]
-			if !ok {
-				id = len(x.Terms)
-				ids[t] = id
-				x.Terms = append(x.Terms, t)
-				postings = append(postings, nil)
-			}
-			postings[id] = append(postings[id], uint32(fi)<<8|uint32(min(tc.tf[k], 255)))
+// assembler turns per-file term counts and literals, added in file
+// order, into postings.
+type assembler struct {
+	x                  *Index // its Files set, the rest filled in
+	ids, litIDs        map[string]int
+	postings, litFiles [][]uint32
+	total              int
+}
+
+func (a *assembler) add(fi int, tc termCounts, lits []string) {
+	x := a.x
+	a.total += x.Files[fi].Len
+	for k, t := range tc.terms {
+		id, ok := a.ids[t]
+		if !ok {
+			id = len(x.Terms)
+			a.ids[t] = id
+			x.Terms = append(x.Terms, t)
+			a.postings = append(a.postings, nil)
+		}
+		a.postings[id] = append(a.postings[id], uint32(fi)<<8|uint32(min(tc.tf[k], 255)))
+	}
+	for _, l := range lits {
+		id, ok := a.litIDs[l]
+		if !ok {
+			id = len(x.Literals)
+			a.litIDs[l] = id
+			x.Literals = append(x.Literals, l)
+			a.litFiles = append(a.litFiles, nil)
+		}
+		if n := len(a.litFiles[id]); n == 0 || a.litFiles[id][n-1] != uint32(fi) {
+			a.litFiles[id] = append(a.litFiles[id], uint32(fi))
 		}
 	}
-	if len(files) > 0 {
-		x.AvgLen = float64(total) / float64(len(files))
+}
+
+func (a *assembler) finish() *Index {
+	x := a.x
+	if len(x.Files) > 0 {
+		x.AvgLen = float64(a.total) / float64(len(x.Files))
 	}
-	litIDs := map[string]int{}
-	for fi, fs := range lits {
-		for _, l := range fs {
-			id, ok := litIDs[l]
-			if !ok {
-				id = len(x.Literals)
-				litIDs[l] = id
-				x.Literals = append(x.Literals, l)
-				litFiles = append(litFiles, nil)
-			}
-			if n := len(litFiles[id]); n == 0 || litFiles[id][n-1] != uint32(fi) {
-				litFiles[id] = append(litFiles[id], uint32(fi))
-			}
-		}
-	}
-	x.Post, x.PostAt = flatten(postings)
-	x.Lit, x.LitAt = flatten(litFiles)
+	x.Post, x.PostAt = flatten(a.postings)
+	x.Lit, x.LitAt = flatten(a.litFiles)
 	return x
 }
 

@@ -39,13 +39,17 @@ type indexer struct {
 const bigMap = 1 << 12
 
 // indexAll indexes the files paths[i] for i in idx on every core, writing
-// each one's entry, terms and literal fragments at i. A file that cannot
-// be opened under dir is kept by path alone, as an unreadable one is.
-func indexAll(ctx context.Context, dir string, paths []string, idx []int, files []File, terms []termCounts, lits [][]string) {
+// each one's entry, terms and literal fragments at i, then sending i on
+// done (when not nil; it must have room for all). A file that cannot be
+// opened under dir is kept by path alone, as an unreadable one is.
+func indexAll(ctx context.Context, dir string, paths []string, idx []int, files []File, terms []termCounts, lits [][]string, done chan<- int) {
 	root, err := os.OpenRoot(dir) // no symlink followed, nothing outside dir
 	if err != nil {
 		for _, i := range idx {
 			files[i], terms[i] = File{Path: paths[i], Lang: Language(paths[i])}, pathOnly(paths[i])
+			if done != nil {
+				done <- i
+			}
 		}
 		return
 	}
@@ -60,6 +64,9 @@ func indexAll(ctx context.Context, dir string, paths []string, idx []int, files 
 			defer ix.close()
 			for i := range next {
 				files[i], terms[i], lits[i] = ix.file(paths[i])
+				if done != nil {
+					done <- i
+				}
 			}
 		}()
 	}

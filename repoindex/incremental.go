@@ -85,7 +85,7 @@ func newDeriver(base *Index, n int) *deriver {
 
 // indexFresh indexes the listing's files at idx.
 func (d *deriver) indexFresh(ctx context.Context, dir string, paths []string, idx []int) {
-	indexAll(ctx, dir, paths, idx, d.files, d.terms, d.lits)
+	indexAll(ctx, dir, paths, idx, d.files, d.terms, d.lits, nil)
 }
 
 // ancestorDepth is how far back Open looks for an indexed ancestor: beyond
