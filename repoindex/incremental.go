@@ -1,10 +1,13 @@
 package repoindex
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"log/slog"
 	"os"
+	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -85,7 +88,28 @@ func newDeriver(base *Index, n int) *deriver {
 
 // indexFresh indexes the listing's files at idx.
 func (d *deriver) indexFresh(ctx context.Context, dir string, paths []string, idx []int) {
-	indexAll(ctx, dir, paths, idx, d.files, d.terms, d.lits, nil)
+	indexAll(ctx, dir, paths, largestFirst(dir, paths, idx), d.files, d.terms, d.lits, nil)
+}
+
+// largestFirst orders a few files by size, largest first, so that the
+// cores finish together: in path order the largest of a commit's files
+// (ruff's 500 KB Rust sources) often came last, to one core while the
+// other idled. A file that cannot be stat'ed sorts last.
+func largestFirst(dir string, paths []string, idx []int) []int {
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return idx
+	}
+	defer root.Close()
+	size := make(map[int]int64, len(idx))
+	for _, i := range idx {
+		if st, err := root.Lstat(filepath.FromSlash(paths[i])); err == nil {
+			size[i] = st.Size()
+		}
+	}
+	out := slices.Clone(idx)
+	slices.SortStableFunc(out, func(a, b int) int { return cmp.Compare(size[b], size[a]) })
+	return out
 }
 
 // ancestorDepth is how far back Open looks for an indexed ancestor: beyond

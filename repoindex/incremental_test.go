@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"sort"
+	"strings"
 	"testing"
 )
 
@@ -219,5 +220,19 @@ func TestOpenBuildsColdWhenAncestorUnreadable(t *testing.T) {
 	}
 	if _, err := os.Stat(CacheFile(cache, x.Commit)); err != nil {
 		t.Fatalf("cold-built index not cached: %v", err)
+	}
+}
+
+// The files of an update are handed out largest first; a file that is not
+// there goes last.
+func TestLargestFirst(t *testing.T) {
+	dir := t.TempDir()
+	paths := []string{"a/small.rs", "b/gone.rs", "big.rs", "mid.rs"}
+	for p, n := range map[string]int{"a/small.rs": 10, "big.rs": 3000, "mid.rs": 200} {
+		writeFile(t, dir, p, strings.Repeat("x", n))
+	}
+	got := largestFirst(dir, paths, []int{0, 1, 2, 3})
+	if want := []int{2, 3, 0, 1}; !reflect.DeepEqual(got, want) {
+		t.Fatalf("order %v, want %v", got, want)
 	}
 }
