@@ -1,5 +1,7 @@
 package repoindex
 
+import "strings"
+
 // The new index of Update, laid out without going back through per-file
 // maps of strings: a reused file's terms stay base term ids, read off
 // base's postings once; only fresh files' terms are looked up by name.
@@ -25,6 +27,7 @@ func (d *deriver) assemble(reuse []int) *Index {
 		id, ok := newTerm[t]
 		if !ok {
 			id = uint32(len(terms))
+			t = strings.Clone(t) // see assembler.add
 			newTerm[t], terms = id, append(terms, t)
 		}
 		return id
@@ -38,6 +41,7 @@ func (d *deriver) assemble(reuse []int) *Index {
 		id, ok := litIDs[l]
 		if !ok {
 			id = uint32(len(lits))
+			l = strings.Clone(l)
 			litIDs[l], lits = id, append(lits, l)
 		}
 		return id

@@ -128,7 +128,7 @@ func BenchmarkIndexLarge(b *testing.B) {
 	ctx := context.Background()
 	var clone, cold, update, settle, cloneCPU, coldCPU, updateCPU time.Duration
 	var files, changed int
-	var heap uint64
+	var heap, coldHeap uint64
 	var onDisk int64
 	src, n := prepare(b, repo)
 	changed = n
@@ -146,6 +146,7 @@ func BenchmarkIndexLarge(b *testing.B) {
 		base := git(b, dir, "rev-parse", "HEAD~1")
 		git(b, dir, "checkout", "-q", base)
 		cache := b.TempDir()
+		before := heapAfterGC()
 		cpu0 = cpuTime()
 		start = time.Now()
 		bx, err := repoindex.Build(ctx, dir, base)
@@ -154,6 +155,7 @@ func BenchmarkIndexLarge(b *testing.B) {
 		}
 		cold += time.Since(start)
 		coldCPU += cpuTime() - cpu0
+		coldHeap = heapAfterGC() - before
 		files = len(bx.Files)
 		if err := bx.Save(repoindex.CacheFile(cache, base)); err != nil {
 			b.Fatal(err)
@@ -166,7 +168,7 @@ func BenchmarkIndexLarge(b *testing.B) {
 		start = time.Now()
 		git(b, dir, "status", "--porcelain", "--untracked-files=no")
 		settle += time.Since(start)
-		before := heapAfterGC()
+		before = heapAfterGC()
 		cpu0 = cpuTime()
 		start = time.Now()
 		x, err := repoindex.Open(ctx, dir, cache)
@@ -198,5 +200,6 @@ func BenchmarkIndexLarge(b *testing.B) {
 	b.ReportMetric(float64(update)/float64(clone), "update/clone")
 	b.ReportMetric(float64(coldCPU)/float64(cloneCPU), "cold-cpu/clone-cpu")
 	b.ReportMetric(float64(heap)/float64(files)*10000/(1<<20), "heap-MiB/10k-files")
+	b.ReportMetric(float64(coldHeap)/float64(files)*10000/(1<<20), "cold-heap-MiB/10k-files")
 	b.ReportMetric(float64(onDisk)/float64(files)*10000/(1<<20), "disk-MiB/10k-files")
 }
