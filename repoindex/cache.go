@@ -77,9 +77,10 @@ func head(ctx context.Context, git Git) string {
 	return strings.TrimSpace(out)
 }
 
-// clean reports whether the checkout's tracked files match HEAD.
+// clean reports whether the checkout's tracked files match HEAD
+// (submodules aside: see changedSince).
 func clean(ctx context.Context, git Git) bool {
-	st, err := git(ctx, "status", "--porcelain", "--untracked-files=no")
+	st, err := git(ctx, "status", "--porcelain", "--untracked-files=no", "--ignore-submodules=all")
 	return err == nil && len(strings.TrimSpace(st)) == 0
 }
 

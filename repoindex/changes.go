@@ -21,7 +21,9 @@ type changes struct {
 // against the worktree, a listing of untracked files and a status had
 // scanned it three times. A path changed and changed back is listed: it is
 // indexed again, to the same entry. Untracked files are not asked for: the
-// index holds tracked files only.
+// index holds tracked files only; nor submodules, which it keeps by path
+// alone (and whose status git would ask of a git in each submodule's
+// directory, which the worktree's commands could have written).
 func changedSince(ctx context.Context, git Git, dir, commit string) (changes, error) {
 	if commit == "" {
 		return changes{}, fmt.Errorf("updating the index of %s: the base index names no commit", dir)
@@ -30,7 +32,7 @@ func changedSince(ctx context.Context, git Git, dir, commit string) (changes, er
 	if err != nil {
 		return changes{}, fmt.Errorf("changes of %s since %s: %w", dir, commit, err)
 	}
-	st, err := git(ctx, "status", "--porcelain", "-z", "--untracked-files=no", "--no-renames")
+	st, err := git(ctx, "status", "--porcelain", "-z", "--untracked-files=no", "--no-renames", "--ignore-submodules=all")
 	if err != nil {
 		return changes{}, fmt.Errorf("uncommitted changes of %s: %w", dir, err)
 	}

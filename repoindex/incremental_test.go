@@ -236,3 +236,33 @@ func TestLargestFirst(t *testing.T) {
 		t.Fatalf("order %v, want %v", got, want)
 	}
 }
+
+// A submodule is indexed by its path alone, so what its directory holds
+// does not make the checkout's index another commit's: it is cached.
+func TestSubmoduleStateDoesNotStopCaching(t *testing.T) {
+	sub := gitRepo(t, map[string]string{"s.go": "package s\n"})
+	dir := gitRepo(t, map[string]string{"a.go": "package a\n"})
+	git(t, dir, "-c", "protocol.file.allow=always", "submodule", "add", "-q", sub, "sub")
+	git(t, dir, "commit", "-qm", "submodule")
+	writeFile(t, dir, "sub/s.go", "package s\n\nfunc Changed() {}\n") // the submodule is dirty
+	ctx, cache := context.Background(), t.TempDir()
+	x, err := Open(ctx, dir, cache)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if i := x.Lookup("sub"); i < 0 || x.Files[i].Size != 0 || len(x.TermFiles("changed")) != 0 {
+		t.Fatalf("submodule entry %+v, changed in %v", x.Files[max(i, 0)], x.TermFiles("changed"))
+	}
+	if _, err := os.Stat(CacheFile(cache, x.Commit)); err != nil {
+		t.Fatalf("index not cached: %v", err)
+	}
+	writeFile(t, dir, "a.go", "package a\n\nfunc Next() {}\n")
+	git(t, dir, "commit", "-qam", "next")
+	y, err := Open(ctx, dir, cache)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(CacheFile(cache, y.Commit)); err != nil || len(y.TermFiles("next")) != 1 {
+		t.Fatalf("derived index: cached %v, next in %v", err, y.TermFiles("next"))
+	}
+}
