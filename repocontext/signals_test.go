@@ -91,3 +91,16 @@ func TestDefinerOfWhatTheBestFileUsesRanksNear(t *testing.T) {
 		t.Errorf("kind/kind.go at %d, want 2 or 3 (ranking %v)", kind, paths(x, Rank(x, q)))
 	}
 }
+
+// A path's extension ends at a word boundary: "ansible.cfg" in a version
+// dump is no path "ansible.c", while a trace's "main.c:12" is one.
+func TestQueryPathEndsWithItsExtension(t *testing.T) {
+	q := NewQuery("crash", "config file = /etc/ansible/ansible.cfg\nat src/main.c:12 and lib/x.json")
+	var got []string
+	for _, p := range q.Paths {
+		got = append(got, fmt.Sprintf("%s:%d", p.Path, p.Line))
+	}
+	if want := "src/main.c:12 lib/x.json:0"; strings.Join(got, " ") != want {
+		t.Errorf("paths = %v, want %s", got, want)
+	}
+}
