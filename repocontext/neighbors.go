@@ -27,23 +27,29 @@ func neighborSignals(x *repoindex.Index, s []Scored) {
 	if len(from) == 0 {
 		return
 	}
-	definers := map[string][]int{}
+	// One pass over the definitions keeps the names a best file mentions,
+	// with their definers: a map of every name cost more than the ranking.
+	mentioned := map[string][]int{}
 	for i, f := range x.Files {
 		if f.Kind != repoindex.Source {
 			continue
 		}
 		for _, d := range f.Defs {
-			if len(repoindex.SplitIdent(d.Name)) < 2 {
+			if !looksLikeCode(d.Name) {
 				continue
 			}
 			n := strings.ToLower(d.Name)
-			if fs := definers[n]; len(fs) == 0 || fs[len(fs)-1] != i {
-				definers[n] = append(fs, i)
+			fs, seen := mentioned[n]
+			if !seen && !mentionedBy(x.TermFiles(n), from) {
+				continue
+			}
+			if len(fs) == 0 || fs[len(fs)-1] != i {
+				mentioned[n] = append(fs, i)
 			}
 		}
 	}
 	linked := map[[2]int]bool{}
-	for name, files := range definers {
+	for name, files := range mentioned {
 		if len(files) > neighborDefiners {
 			continue
 		}
@@ -66,6 +72,16 @@ func neighborSignals(x *repoindex.Index, s []Scored) {
 	for b, v := range add {
 		s[b].Score += v
 	}
+}
+
+// mentionedBy says whether any of the files holds the term.
+func mentionedBy(posts []uint32, files []int) bool {
+	for _, a := range files {
+		if holds(posts, a) {
+			return true
+		}
+	}
+	return false
 }
 
 // bestSources are the indices of the n best-scoring source files.
