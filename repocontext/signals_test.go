@@ -13,7 +13,7 @@ import (
 )
 
 // repoFrom commits files to a new repository and indexes it.
-func repoFrom(t *testing.T, files map[string]string) *repoindex.Index {
+func repoFrom(t *testing.T, files map[string]string) (string, *repoindex.Index) {
 	t.Helper()
 	dir := t.TempDir()
 	for p, c := range files {
@@ -33,7 +33,7 @@ func repoFrom(t *testing.T, files map[string]string) *repoindex.Index {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return x
+	return dir, x
 }
 
 // rankOf is a file's 1-based place in the ranking, 0 when left out.
@@ -60,7 +60,7 @@ func TestLongIssueKeepsQuotedMessageInView(t *testing.T) {
 	for i := 0; i < 20; i++ {
 		files[fmt.Sprintf("misc/m%02d.go", i)] = fmt.Sprintf("package misc\n\nfunc M%02d() {}\n", i)
 	}
-	x := repoFrom(t, files)
+	_, x := repoFrom(t, files)
 	code := strings.Repeat("for glob, priority in globs_priorities:\n    if fnmatch.fnmatch(glob, res_glob): break\n", 12)
 	q := NewQuery("false positive", "Example:\n```python\n"+code+"```\noutputs: Unnecessary lookup of dictionary value by key")
 	if got := rankOf(x, q, "lint/lookup.go"); got == 0 || got > 2 {
@@ -81,7 +81,7 @@ func TestDefinerOfWhatTheBestFileUsesRanksNear(t *testing.T) {
 	for i := 0; i < 20; i++ {
 		files[fmt.Sprintf("misc/m%02d.go", i)] = fmt.Sprintf("package misc\n\n// packages build output config\nfunc M%02d() {}\n", i)
 	}
-	x := repoFrom(t, files)
+	_, x := repoFrom(t, files)
 	q := NewQuery("clean ignores the configured target", "clean -p removes nothing when the target comes from config")
 	clean, kind := rankOf(x, q, "ops/clean.go"), rankOf(x, q, "kind/kind.go")
 	if clean != 1 {
