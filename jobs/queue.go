@@ -215,13 +215,15 @@ func (q *Queue) Waiting(id string) (bool, error) {
 
 // clearFor forgets, in one round trip, what a new run of the issue makes
 // stale: a cancel request, and — when a maintainer asked again (a label or
-// /warden retry), the explicit reset it waits for — NEEDS_INTERVENTION.
+// /warden retry) — NEEDS_INTERVENTION (the explicit reset it waits for)
+// and the CI fixes spent on the issue's PR (the new run gets the budget).
 func (q *Queue) clearFor(ctx context.Context, p RunPayload) error {
 	_, err := q.flags.rdb.Pipelined(ctx, func(pl redis.Pipeliner) error {
 		pl.Del(ctx, cancelKey(p.Repo, p.Issue))
 		markWaiting(ctx, pl, p.Installation, p.Repo)
 		if p.Reason == ReasonLabel || p.Reason == ReasonRetry {
 			pl.HDel(ctx, interventionKey, IssueKey(p.Repo, p.Issue))
+			pl.Del(ctx, counterKey(CheckFixesKey(p.Repo, p.Issue)))
 		}
 		return nil
 	})
