@@ -20,7 +20,7 @@ const peripheryFactor = 0.3
 
 // peripheries maps a directory name to the word an issue uses for it.
 var peripheries = map[string]string{
-	"doc": "doc", "docs": "doc", "documentation": "doc", "site": "doc", "xdoc": "doc", "xdocs": "doc",
+	"doc": "doc", "docs": "doc", "documentation": "doc", "site": "doc", "website": "doc", "xdoc": "doc", "xdocs": "doc",
 	"completion": "completion", "completions": "completion", "complete": "completion",
 	"man": "man", "manpages": "man", "man1": "man",
 	"sample": "sample", "samples": "sample",

@@ -47,7 +47,7 @@ func TestPeriphery(t *testing.T) {
 	for p, want := range map[string]string{
 		"doc/guide.md": "doc", "docs/api/x.go": "doc", "shell/completions/_fzf": "completion", "man/man1/fzf.1": "man",
 		"fzf.1.txt": "man", "samples/a.py": "sample", "examples/b/main.rs": "example", "src/main.rs": "", "src/example.go": "",
-		"documentation.go": "",
+		"documentation.go": "", "packages/website/src/components/lib/markdown.ts": "doc", "src/xdocs/config.xml": "doc",
 	} {
 		if got := periphery(p); got != want {
 			t.Errorf("periphery(%s) = %q, want %q", p, got, want)
