@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Materialises the localization corpus: for every line of
 # test/bench/localization/corpus.jsonl, the repository's tree at the issue's
-# base commit, into the gitignored test/bench/localization/trees/<id>/.
+# base commit, into the gitignored test/bench/localization/testdata/trees/<id>/ (testdata: go ./... never reads it).
 #
 # The repositories come from mirrors on this machine (MIRRORS, default
 # /work/.mirror/<owner>+<name>/repo, as the search tool's fetch leaves them).
@@ -11,7 +11,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 corpus=${CORPUS:-test/bench/localization/corpus.jsonl}
-trees=test/bench/localization/trees
+trees=test/bench/localization/testdata/trees
 mirrors=${MIRRORS:-/work/.mirror}
 mkdir -p "$trees"
 missing=0

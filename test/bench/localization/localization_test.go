@@ -76,7 +76,7 @@ func BenchmarkLocalization(b *testing.B) {
 	builds := map[string]time.Duration{}
 	sizes := map[string]int{}
 	for _, in := range corpus {
-		dir := filepath.Join("trees", in.ID)
+		dir := filepath.Join("testdata", "trees", in.ID)
 		if _, err := os.Stat(filepath.Join(dir, ".done")); err != nil {
 			b.Fatalf("%s: tree missing; run scripts/localization-corpus.sh", in.ID)
 		}
