@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/google/go-github/v60/github"
-	"github.com/warden-bot/warden/comments"
 	"github.com/warden-bot/warden/modes"
 	"github.com/warden-bot/warden/pipeline"
 )
@@ -172,7 +171,7 @@ func (l *Lifecycle) mergeNote(ctx context.Context, c *github.Client, x *pr, note
 	if err != nil {
 		return err
 	}
-	// Only the comments are needed: no issue read, each evaluation is cheap.
-	p := &comments.Poster{Client: c.Issues, BotLogin: bot, Redactor: l.Redactor}
-	return p.StatusNote(ctx, x.owner, x.name, x.issue, note)
+	// Only the comments are needed: no issue read, and with the memo no
+	// listing either (comments.StatusMemo).
+	return l.poster(c, bot).StatusNote(ctx, x.owner, x.name, x.issue, note)
 }
