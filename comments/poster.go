@@ -29,7 +29,7 @@ type Poster struct {
 	// Memo, when set, follows every status comment write (memo.go).
 	Memo StatusMemo
 	mu   sync.Mutex // a status flush may run beside the attempt
-	mine     map[int][]*github.IssueComment
+	mine map[int][]*github.IssueComment
 }
 
 // own lists Warden's own comments on an issue (author == bot), oldest first.
