@@ -14,14 +14,37 @@ import (
 
 // #30 item 3: one evaluation per PR event. Every REST call of a label →
 // merged PR flow with one external check suite is counted and logged by
-// stage. The suite ends as GitHub ends one: check_run.completed and
-// check_suite.completed a moment apart, which coalesce into one
-// evaluation; one merge call; the check runs of a head read once per
-// evaluation. The budgets are what the flow needs (see the call list in
-// calls.md beside this test for why each call is there); the #30 targets
-// (opened ≤ 11, merged ≤ 20) are not met.
+// stage. The suite ends as GitHub ends one, check_run.completed then
+// check_suite.completed: the two coalesce into one evaluation (jobs
+// coalesce.go). One merge call; the check runs of a head read once per
+// evaluation.
+//
+// The #30 targets (opened ≤ 11, merged ≤ 20) are not met; the budgets are
+// what the flow needs, measured 15 and 33:
+//
+// Label → PR opened, 15: the App's identity, once per process (GET /app,
+// GET /users/<bot> for the commit e-mail) and its installation token, once
+// an hour; the sender's permission (the trigger gate); the run re-reads the
+// issue (open? still labelled? its text now); state running (1 label call);
+// the status comment (1); 👀 (1); the PR, its mode label and warden/mode
+// (3); the final status edit and the outcome comment (2); state pr-open,
+// added before running goes (2: one replace could drop a label a human set
+// meanwhile, or bring back a trigger label removed to cancel). When the
+// "queued" update lands before the run starts it adds its comment and
+// label: 17.
+//
+// Evaluation 1, the released PR's look ("no CI"), 6: the PR re-read under
+// its lease, .github/warden.yml from the base branch (auto_merge now), the
+// head's suites, runs and statuses (a suite with no run yet, and who wrote
+// each status, are only in their own listings), the note (one edit: the
+// status comment's id and body come from the memo, comments/memo.go).
+//
+// Evaluation 2, the suite's, 12: the same five reads; the base branch's
+// rules, cached per repository for two minutes (GET repo for its merge
+// methods, the rulesets, the classic protection); the merge call with the
+// head SHA; the issue read and one label replace for completed (the same
+// two calls as add-then-remove); the note cleared (one edit).
 func TestRESTCallsLabelToMergedPR(t *testing.T) {
-	const openedBudget, mergedBudget = 14, 31
 	w := newWorld(t, calcRepo())
 	w.FollowPushes()
 	w.Model.Script(happyScript)
@@ -68,11 +91,8 @@ func TestRESTCallsLabelToMergedPR(t *testing.T) {
 	if len(stages) != 3 || runs != 2 {
 		t.Errorf("%d evaluations reading the check runs %d times, want 2 and 2", len(stages)-1, runs)
 	}
-	if opened > openedBudget {
-		t.Errorf("label → PR opened: %d REST calls, want at most %d", opened, openedBudget)
-	}
-	if len(calls) > mergedBudget {
-		t.Errorf("label → merged PR: %d REST calls, want at most %d", len(calls), mergedBudget)
+	if len(stages) == 3 {
+		checkBudgets(t, stages)
 	}
 }
 
@@ -102,4 +122,20 @@ func byStage(calls []fakegithub.Call, pr string) []stage {
 		out[len(out)-1].calls = append(out[len(out)-1].calls, c)
 	}
 	return out
+}
+
+// checkBudgets holds each stage to the calls it needs (see the test's
+// comment): the run 15 or 17, the "no CI" look 6, the merging one 12.
+func checkBudgets(t *testing.T, stages []stage) {
+	t.Helper()
+	total := 0
+	for i, budget := range []int{17, 6, 12} {
+		if n := len(stages[i].calls); n > budget {
+			t.Errorf("%s: %d REST calls, want at most %d", stages[i].name, n, budget)
+		}
+		total += len(stages[i].calls)
+	}
+	if total > 35 {
+		t.Errorf("label → merged PR: %d REST calls, want at most 35", total)
+	}
 }
