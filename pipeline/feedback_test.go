@@ -127,3 +127,28 @@ func TestStateAlreadySetCostsNoCall(t *testing.T) {
 		t.Errorf("calls %q, want only the issue read", got)
 	}
 }
+
+// A run reads its issue under the status lock, so a "queued" update (which
+// writes its comment and label under that lock) is seen whole or not at all.
+func TestRunReadsTheIssueUnderTheStatusLock(t *testing.T) {
+	api := &fakeIssueAPI{labels: []string{"warden:maintenance"}}
+	var events []string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		events = append(events, r.Method)
+		api.ServeHTTP(w, r)
+	}))
+	defer srv.Close()
+	client := github.NewClient(nil)
+	client.BaseURL, _ = url.Parse(srv.URL + "/")
+	h := &GitHubHost{Client: client, Owner: "o", Name: "r", Number: 3, Prefix: "warden", BotLogin: "warden[bot]",
+		StatusLock: func(context.Context) func() {
+			events = append(events, "lock")
+			return func() { events = append(events, "unlock") }
+		}}
+	if _, err := h.Issue(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(events, " "); got != "lock GET unlock" {
+		t.Fatalf("events %q, want the read inside the lock", got)
+	}
+}
