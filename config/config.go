@@ -33,7 +33,7 @@ type Config struct {
 	LLMPrice       string `env:"WARDEN_LLM_PRICE" flag:"llm-price" help:"USD per million input and output tokens of the model, as input,output (e.g. 0.15,0.60); built-in list prices, else 3,15, when empty"`
 	LLMMaxTokens   int    `env:"WARDEN_LLM_MAX_TOKENS" flag:"llm-max-tokens" default:"8192" help:"longest reply one model call may produce"`
 	AgentCommand   string `env:"WARDEN_AGENT_COMMAND" flag:"agent-command" help:"with WARDEN_AGENT=exec: the command line to run"`
-	DefaultImage   string `env:"WARDEN_DEFAULT_IMAGE" flag:"default-image" help:"OCI image (e.g. ghcr.io/org/toolchains:1) repository commands and agents run in when a repository names none in .github/warden.yml or .devcontainer/devcontainer.json; unset: the worker's own /usr"`
+	DefaultImage   string `env:"WARDEN_DEFAULT_IMAGE" flag:"default-image" help:"OCI image (e.g. ghcr.io/org/toolchains:1) repository commands (setup, test, security) run in when a repository names none in .github/warden.yml or .devcontainer/devcontainer.json; unset: the worker's own /usr"`
 	AgentBin       string `env:"WARDEN_AGENT_BIN" flag:"agent-bin" help:"with WARDEN_AGENT=claude-code or codex: path of the claude or codex executable (its name on PATH when empty)"`
 	BudgetRepoDay  string `env:"WARDEN_BUDGET_REPO_DAILY_USD" flag:"budget-repo-daily-usd" help:"model spend cap per repository per UTC day, in USD (no cap when empty)"`
 	BudgetInstDay  string `env:"WARDEN_BUDGET_INSTALLATION_DAILY_USD" flag:"budget-installation-daily-usd" help:"model spend cap per installation per UTC day, in USD (no cap when empty)"`

@@ -48,9 +48,26 @@ func (r *Runner) Continue(ctx context.Context, host *pipeline.GitHubHost, t *pip
 		res := r.heldRun(ctx, host, p, pr.GetNumber(), by)
 		return &res, nil
 	}
+	if err := r.Store.Running(ctx, p.Repo, pr.GetNumber()); err != nil {
+		return nil, err
+	}
 	t.Resume = &pipeline.Resume{PR: pr.GetNumber(), Branch: pr.GetHead().GetRef(), HeadSHA: pr.GetHead().GetSHA()}
 	host.Expect = pr.GetHead().GetSHA()
 	return nil, nil
+}
+
+// Ended ends what Continue began, whatever the run's outcome: the PR is no
+// longer busy with it, and an evaluation skipped meanwhile (a green check
+// on the head the run was changing) is queued now.
+func (r *Runner) Ended(ctx context.Context, p jobs.RunPayload, rs *pipeline.Resume) {
+	if rs == nil {
+		return
+	}
+	if err := r.Store.RunEnded(ctx, p.Repo, rs.PR); err != nil {
+		r.Log.Warn("PR stays busy until the run mark expires", "repo", p.Repo, "issue", p.Issue, "pr", rs.PR, "err", err)
+	}
+	p.PR = rs.PR
+	r.finish(ctx, p)
 }
 
 // heldRun tells the issue its PR's branch is held and how to lift it.

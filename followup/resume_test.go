@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/warden-bot/warden/comments"
+	"github.com/warden-bot/warden/jobs"
 	"github.com/warden-bot/warden/pipeline"
 	"github.com/warden-bot/warden/test/fakegithub"
 )
@@ -48,5 +49,35 @@ func TestIssueRunContinuesItsOpenPR(t *testing.T) {
 	}
 	if !said || tk.Resume != nil {
 		t.Fatal("the held run did not say how to lift the hold")
+	}
+}
+
+// #27 also-seen: a green check while an issue run continues the PR must not
+// merge the head the run is about to change. The run marks the PR busy
+// from Continue to Ended, whatever its outcome; an evaluation skipped
+// meanwhile is queued at its end.
+func TestIssueRunKeepsItsPRBusyUntilItEnds(t *testing.T) {
+	w, ctx := newPRWorld(t), context.Background()
+	r := w.runner(nil)
+	var evals []jobs.PRPayload
+	r.Reevaluate = func(_ context.Context, p jobs.PRPayload) error { evals = append(evals, p); return nil }
+	p := w.payload()
+	p.Reason, p.PR = "retry", 0
+	r.After(ctx, p, w.pr)
+
+	tk := pipeline.Task{Repo: crashRepo, Issue: 3}
+	if stop, err := r.Continue(ctx, w.host, &tk, p); err != nil || stop != nil || tk.Resume == nil {
+		t.Fatalf("continue = %v, %v, resume %+v", stop, err, tk.Resume)
+	}
+	if busy, _ := w.store.Busy(ctx, crashRepo, w.pr); !busy {
+		t.Fatal("the PR is not busy while a run continues it: a green check would merge it")
+	}
+	_ = w.store.Skipped(ctx, crashRepo, w.pr) // what the evaluation of that check does
+	r.Ended(ctx, p, tk.Resume)
+	if busy, _ := w.store.Busy(ctx, crashRepo, w.pr); busy {
+		t.Fatal("the PR stays busy after the run ended")
+	}
+	if len(evals) != 1 || evals[0].PR != w.pr {
+		t.Fatalf("evaluations queued at the run's end = %+v, want the skipped one", evals)
 	}
 }

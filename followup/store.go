@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/redis/go-redis/v9"
+	"github.com/warden-bot/warden/jobs"
 )
 
 // Item kinds.
@@ -131,14 +132,37 @@ func (s *Store) Used(ctx context.Context, repo string, pr int) (int64, error) {
 }
 
 // Busy reports whether the PR has feedback waiting or in flight (a
-// follow-up running, or killed and not yet recovered): a maintenance PR is
-// not merged under a maintainer's request for changes.
+// follow-up running, or killed and not yet recovered), or a run of its
+// issue is changing it: a maintenance PR is not merged under a maintainer's
+// request for changes.
 func (s *Store) Busy(ctx context.Context, repo string, pr int) (bool, error) {
-	n, err := s.rdb.Exists(ctx, key(repo, pr, "pending"), key(repo, pr, "inflight")).Result()
+	n, err := s.rdb.Exists(ctx, key(repo, pr, "pending"), key(repo, pr, "inflight"), key(repo, pr, "run")).Result()
 	if err != nil {
 		return true, fmt.Errorf("read follow-up state of %s#%d: %w", repo, pr, err)
 	}
 	return n > 0, nil
+}
+
+// runTTL outlives any run, so a run killed for good (its retries spent)
+// leaves the PR busy for a bounded time only.
+const runTTL = jobs.RunTimeout + time.Hour
+
+// Running marks the PR busy with a run of its issue that continues it (a
+// retry on the issue, a relabel, an unblock): a writer asked for a new
+// attempt, so the head it is about to change is not merged meanwhile.
+func (s *Store) Running(ctx context.Context, repo string, pr int) error {
+	if err := s.rdb.Set(ctx, key(repo, pr, "run"), "1", runTTL).Err(); err != nil {
+		return fmt.Errorf("mark %s#%d busy with a run: %w", repo, pr, err)
+	}
+	return nil
+}
+
+// RunEnded ends what Running began.
+func (s *Store) RunEnded(ctx context.Context, repo string, pr int) error {
+	if err := s.rdb.Del(ctx, key(repo, pr, "run")).Err(); err != nil {
+		return fmt.Errorf("end the run on %s#%d: %w", repo, pr, err)
+	}
+	return nil
 }
 
 // Skipped notes that a PR evaluation was skipped while busy, so the

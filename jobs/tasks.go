@@ -136,6 +136,7 @@ type PRPayload struct {
 // ClosedPayload names an issue that was closed.
 type ClosedPayload struct {
 	Repo          string `json:"repo"`
+	RepoID        int64  `json:"repo_id,omitempty"`
 	Installation  int64  `json:"installation"`
 	Issue         int    `json:"issue"`
 	CloneURL      string `json:"clone_url"`

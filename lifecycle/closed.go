@@ -50,7 +50,7 @@ func (l *Lifecycle) requeue(ctx context.Context, c *github.Client, p jobs.Closed
 		return nil // closed or untriggered since: nothing waits any more
 	}
 	l.Log.Info("blocker closed; queuing the blocked issue", "repo", p.Repo, "issue", n, "blocker", p.Issue)
-	_, err = l.Queue.EnqueueUnblocked(ctx, jobs.RunPayload{Repo: p.Repo, Installation: p.Installation, Issue: n, Mode: mode,
+	_, err = l.Queue.EnqueueUnblocked(ctx, jobs.RunPayload{Repo: p.Repo, RepoID: p.RepoID, Installation: p.Installation, Issue: n, Mode: mode,
 		Title: is.GetTitle(), Body: is.GetBody(), CloneURL: p.CloneURL, DefaultBranch: p.DefaultBranch, Reason: jobs.ReasonUnblock}, p.Issue)
 	return err
 }

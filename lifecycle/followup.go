@@ -44,7 +44,7 @@ func (l *Lifecycle) queueCIFix(ctx context.Context, c *github.Client, x *pr, rep
 			return fmt.Errorf("store CI evidence: %w", err)
 		}
 	}
-	_, err = l.Queue.EnqueueRun(ctx, jobs.RunPayload{Repo: full, Installation: x.installation, Issue: x.issue,
+	_, err = l.Queue.EnqueueRun(ctx, jobs.RunPayload{Repo: full, RepoID: x.GetBase().GetRepo().GetID(), Installation: x.installation, Issue: x.issue,
 		Mode: x.mode, CloneURL: repo.GetCloneURL(), DefaultBranch: repo.GetDefaultBranch(),
 		Reason: jobs.ReasonFollowup, PR: x.GetNumber()})
 	return err
@@ -58,7 +58,7 @@ func (l *Lifecycle) ensureFollowup(ctx context.Context, x *pr) error {
 	if repo == nil || repo.GetCloneURL() == "" {
 		return nil // an older payload: the next feedback event queues it
 	}
-	_, err := l.Queue.EnqueueRun(ctx, jobs.RunPayload{Repo: x.owner + "/" + x.name, Installation: x.installation, Issue: x.issue,
+	_, err := l.Queue.EnqueueRun(ctx, jobs.RunPayload{Repo: x.owner + "/" + x.name, RepoID: x.GetBase().GetRepo().GetID(), Installation: x.installation, Issue: x.issue,
 		Mode: x.mode, CloneURL: repo.GetCloneURL(), DefaultBranch: repo.GetDefaultBranch(), Reason: jobs.ReasonFollowup, PR: x.GetNumber()})
 	return err
 }
@@ -103,7 +103,7 @@ func (l *Lifecycle) branchWork(ctx context.Context, c *github.Client, x *pr, log
 	if err != nil {
 		return true, fmt.Errorf("get repo %s: %w", full, err)
 	}
-	_, err = l.Queue.EnqueueRun(ctx, jobs.RunPayload{Repo: full, Installation: x.installation, Issue: x.issue,
+	_, err = l.Queue.EnqueueRun(ctx, jobs.RunPayload{Repo: full, RepoID: x.GetBase().GetRepo().GetID(), Installation: x.installation, Issue: x.issue,
 		Mode: x.mode, CloneURL: repo.GetCloneURL(), DefaultBranch: repo.GetDefaultBranch(),
 		Reason: jobs.ReasonFollowup, PR: x.GetNumber()})
 	return true, err

@@ -2,6 +2,7 @@ package lifecycle
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -18,6 +19,12 @@ import (
 // unchecked. Whatever holds it back is said in the issue's status comment.
 func (l *Lifecycle) maybeMerge(ctx context.Context, c *github.Client, x *pr, log *slog.Logger) error {
 	cfg, err := repoConfig(ctx, c, x)
+	var bad *badConfig
+	if errors.As(err, &bad) { // a maintainer's to fix: said, not retried
+		log.Info("not merging: invalid .github/warden.yml", "err", err)
+		return l.mergeNote(ctx, c, x, fmt.Sprintf("PR #%d is not merged: .github/warden.yml on `%s` cannot be used (%v). Warden merges nothing while it is invalid; once it is fixed, the next check, push or `/%s retry` on the PR looks again.",
+			x.GetNumber(), x.GetBase().GetRef(), bad.err, l.Prefix))
+	}
 	if err != nil {
 		return err
 	}
@@ -169,14 +176,21 @@ func repoConfig(ctx context.Context, c *github.Client, x *pr) (modes.Config, err
 	}
 	text, err := fc.GetContent()
 	if err != nil {
-		return modes.Config{}, fmt.Errorf("decode .github/warden.yml: %w", err)
+		return modes.Config{}, &badConfig{err}
 	}
 	cfg, err := modes.Parse([]byte(text))
 	if err != nil {
-		return modes.Config{}, fmt.Errorf("invalid .github/warden.yml: %w", err)
+		return modes.Config{}, &badConfig{err}
 	}
 	return cfg, nil
 }
+
+// badConfig is a default-branch .github/warden.yml that cannot be used:
+// retrying does not help, a maintainer's fix does.
+type badConfig struct{ err error }
+
+func (b *badConfig) Error() string { return "invalid .github/warden.yml: " + b.err.Error() }
+func (b *badConfig) Unwrap() error { return b.err }
 
 // mergeNote says in the issue's status comment why its PR is not merged
 // ("" clears it).

@@ -161,6 +161,18 @@ func TestAutoMergeOffIsSaid(t *testing.T) {
 	}
 }
 
+// An invalid default-branch .github/warden.yml stops the merge and says so
+// on the issue (before, the evaluation failed with only a log line).
+func TestInvalidConfigIsSaid(t *testing.T) {
+	g := newGateGH(t)
+	g.run("ci", "completed", "success")
+	g.rules.config = "maintenance: {auto_merge: [\n"
+	all := g.evaluate(t, g.lifecycle())
+	if g.merged || !strings.Contains(all, ".github/warden.yml on `main` cannot be used") {
+		t.Fatalf("merged=%v comments=%q", g.merged, all)
+	}
+}
+
 // A refusal that passes by itself is said in GitHub's words.
 func TestBaseModifiedIsSaid(t *testing.T) {
 	g := newGateGH(t)
@@ -201,5 +213,18 @@ func TestEvolutionSaysWhenRulesWantMoreReviews(t *testing.T) {
 	all := g.evaluate(t, g.lifecycle())
 	if g.merged || g.mergeCalls() != 0 || !strings.Contains(all, "require 2 approving reviews") {
 		t.Fatalf("merged=%v comments=%q", g.merged, all)
+	}
+}
+
+// A marker that names another issue than the PR's own Warden branch is not
+// the one Warden wrote (a copy in text, or a branch renamed): the PR is not
+// acted on, however green, and no other issue is touched.
+func TestMarkerDisagreeingWithTheBranchIsNotActedOn(t *testing.T) {
+	g := newGateGH(t)
+	g.run("ci", "completed", "success")
+	g.pull["body"] = "Fixes #9\n\n<!-- warden:pr {\"issue\":9,\"mode\":\"maintenance\"} -->"
+	all := g.evaluate(t, g.lifecycle())
+	if g.merged || g.mergeCalls() != 0 || all != "" {
+		t.Fatalf("merged=%v merge calls=%d comments=%q: a PR whose marker names #9 on branch warden/7-… was acted on", g.merged, g.mergeCalls(), all)
 	}
 }

@@ -73,6 +73,7 @@ func TestInterleavings(t *testing.T) {
 		}
 	}
 	t.Logf("%d seeds (%d steps each), no invariant broken, in %s", len(seeds), *simSteps, time.Since(start).Round(time.Millisecond))
+	t.Logf("exercised: %s", env.tally())
 }
 
 // simEnv is what every seed shares: the fake GitHub, the App and Redis.
@@ -83,6 +84,7 @@ type simEnv struct {
 	client *github.Client
 	bare   string
 	be     *jobs.Backend
+	stats  map[string]int // what the seeds exercised
 }
 
 func newSimEnv(t *testing.T) *simEnv {
@@ -102,7 +104,7 @@ func newSimEnv(t *testing.T) *simEnv {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { be.Close() })
-	return &simEnv{t: t, gh: gh, app: app, client: app.Client(inst), bare: bare, be: be}
+	return &simEnv{t: t, gh: gh, app: app, client: app.Client(inst), bare: bare, be: be, stats: map[string]int{}}
 }
 
 // flakyQueue is the router's queue: the real one, failing enqueues on
@@ -132,13 +134,17 @@ type sim struct {
 	fu        *followup.Runner
 	router    *webhooks.Router
 	comments  map[int64]bool // inline comments stored as feedback
-	redeliver [][]byte
+	redeliver []delivery
 	human     []string // commits pushed by people
-	killed    []jobs.RunPayload
-	release   []chan struct{}
-	merged    bool
-	checked   string // the branch head whose history check passed
-	log       []string
+	// handedOver: a person pushed and no writer has said `/warden retry`
+	// since; the branch is theirs, so a merge now is behind their back.
+	handedOver bool
+	killed     []jobs.RunPayload
+	going      *issueRun // an issue run continuing the PR, under way
+	release    []chan struct{}
+	merged     bool
+	checked    string // the branch head whose history check passed
+	log        []string
 }
 
 func (s *sim) fail(format string, a ...any) error {
@@ -243,7 +249,7 @@ func (s *sim) host() *pipeline.GitHubHost {
 func (s *sim) step(ctx context.Context, i int) error {
 	switch r := s.rng.Intn(100); {
 	case r < 22:
-		s.inline(ctx)
+		s.inline(ctx, 0)
 	case r < 30:
 		if len(s.redeliver) > 0 {
 			k := s.rng.Intn(len(s.redeliver))
@@ -261,67 +267,18 @@ func (s *sim) step(ctx context.Context, i int) error {
 		}
 	case r < 73:
 		if !s.merged {
-			sha := s.commit("human")
-			s.human = append(s.human, sha)
-			if _, err := s.store.Hold(ctx, repo, s.pr, "bob"); err != nil {
-				return err
-			}
-			s.note("%d human push %s", i, sha[:7])
+			s.humanPush(ctx, i)
 		}
 	case r < 78:
-		s.note("%d /warden retry on the PR", i)
-		_ = s.store.Release(ctx, repo, s.pr)
-		if n, _ := s.store.Pending(ctx, repo, s.pr); n > 0 {
-			_, _ = s.q.EnqueueRun(ctx, s.payload())
-		} else {
-			_ = s.q.EnqueuePR(ctx, jobs.PRPayload{Repo: repo, Installation: inst, PR: s.pr, Action: "checks"})
-		}
-	case r < 92:
-		head := s.head()
-		concl := "success"
-		if s.rng.Intn(6) == 0 {
-			concl = "failure"
-		}
-		s.gh.SetCheckRun(repo, head, "ci", "completed", concl)
-		s.note("%d check %s on %s", i, concl, head[:7])
-		_ = s.q.EnqueuePR(ctx, jobs.PRPayload{Repo: repo, Installation: inst, PR: s.pr, SHA: head, Action: "checks"})
+		s.prRetry(ctx, i)
+	case r < 83:
+		s.review(ctx, i)
+	case r < 94:
+		s.checkEvent(ctx, i)
 	default:
 		s.issueRun(ctx, i)
 	}
 	return nil
-}
-
-// inline is a new inline review comment by a writer, delivered.
-func (s *sim) inline(ctx context.Context) {
-	id := s.gh.AddReviewComment(repo, s.pr, 0, "alice", "fix.txt", 1, "@@ -1 +1 @@", "please change this")
-	b := harness.Fixture(s.t, "webhooks/pull_request_review_comment.created.json")
-	var m map[string]any
-	_ = json.Unmarshal(b, &m)
-	m["installation"] = map[string]any{"id": inst}
-	c := obj(m, "comment")
-	c["id"], c["body"], c["pull_request_review_id"] = id, "please change this", 0
-	obj(c, "user")["login"] = "alice"
-	obj(m, "sender")["login"] = "alice"
-	pr := obj(m, "pull_request")
-	pr["number"], pr["body"] = s.pr, fmt.Sprintf("Fixes #%d\n%s", s.issue, pipeline.PRMarker("warden", s.issue, "maintenance"))
-	obj(pr, "user")["login"] = fakegithub.BotLogin
-	obj(pr, "head")["ref"] = s.branch
-	b, _ = json.Marshal(m)
-	if !s.merged {
-		s.comments[id] = true
-	}
-	s.note("inline comment %d", id)
-	s.deliver(ctx, b)
-	if s.rng.Intn(4) == 0 {
-		s.redeliver = append(s.redeliver, b) // GitHub sends some twice
-	}
-}
-
-func (s *sim) deliver(ctx context.Context, b []byte) {
-	if _, err := s.router.Route(ctx, webhooks.Delivery{Event: "pull_request_review_comment", ID: fmt.Sprint(s.rng.Int63()), Payload: b}); err != nil {
-		s.note("  delivery answered 5xx: redelivered later")
-		s.redeliver = append(s.redeliver, b)
-	}
 }
 
 // work runs one queued task as a worker would; a follow-up may be killed.
@@ -355,10 +312,12 @@ func (s *sim) work(ctx context.Context, i int, kills bool) error {
 		held, _ := s.store.Held(ctx, repo, s.pr)
 		err := s.life.PR(ctx, p)
 		s.note("%d evaluate (%s) busy=%v held=%q err=%v", i, p.Action, busy, held, err)
+		s.count("evaluation")
 		if pl := s.pull(); pl.Merged && !s.merged {
 			s.merged = true
-			if busy || held != "" {
-				return s.fail("merged while feedback waited or ran (busy=%v) or the branch was held (%q)", busy, held)
+			s.count("merged")
+			if busy || held != "" || s.handedOver || s.going != nil {
+				return s.fail("merged while feedback waited or ran (busy=%v), the branch was held (%q), a person's push was not handed back (%v) or an issue run was changing it (%v)", busy, held, s.handedOver, s.going != nil)
 			}
 		}
 	}
@@ -377,6 +336,7 @@ func (s *sim) followup(ctx context.Context, p jobs.RunPayload, kills bool) {
 		}
 	}
 	ctx = context.WithValue(ctx, killKey{}, kill)
+	s.count("follow-up run")
 	go func() {
 		defer close(done)
 		s.fu.Run(ctx, s.host(), pipeline.Task{Repo: repo, Issue: s.issue, Mode: "maintenance"}, p)
@@ -385,6 +345,7 @@ func (s *sim) followup(ctx context.Context, p jobs.RunPayload, kills bool) {
 	case <-done:
 	case <-died:
 		s.note("  worker killed")
+		s.count("worker killed")
 		s.killed = append(s.killed, p)
 	}
 }
@@ -421,6 +382,10 @@ func (s *sim) attempt(ctx context.Context, h pipeline.Host, t pipeline.Task) pip
 // issueRun is a run of the issue itself (a retry, a relabel, an unblock):
 // it continues the open PR, or would start from the base.
 func (s *sim) issueRun(ctx context.Context, i int) {
+	if s.going != nil {
+		s.endRun(ctx, i)
+		return
+	}
 	t := pipeline.Task{Repo: repo, Issue: s.issue}
 	h := s.host()
 	p := s.payload()
@@ -432,16 +397,34 @@ func (s *sim) issueRun(ctx context.Context, i int) {
 	switch {
 	case err != nil || stop != nil:
 		s.note("%d issue run: nothing changed (%v)", i, err)
-	case t.Resume != nil:
-		if s.head() == h.Expect {
-			s.commit("warden")
-		}
-		s.note("%d issue run continued the PR", i)
+		s.count("issue run: nothing changed")
+	case t.Resume != nil: // it pushes and ends at a later step
+		s.going = &issueRun{p: p, resume: t.Resume, expect: h.Expect}
+		s.note("%d issue run started on the PR", i)
+		s.count("issue run continued the PR")
 	case !s.merged:
 		s.git("branch", "-f", s.branch, "main") // Release's force-push from the base
 		s.commit("warden")
 		s.note("%d issue run force-pushed from the base", i)
 	}
+}
+
+// issueRun is a run of the issue under way on its open PR.
+type issueRun struct {
+	p      jobs.RunPayload
+	resume *pipeline.Resume
+	expect string
+}
+
+// endRun is the run's Release (onto the head it started from only) and end.
+func (s *sim) endRun(ctx context.Context, i int) {
+	r := s.going
+	s.going = nil
+	if s.head() == r.expect {
+		s.commit("warden")
+	}
+	s.fu.Ended(ctx, r.p, r.resume)
+	s.note("%d issue run ended", i)
 }
 
 // check holds after every step.
@@ -477,12 +460,15 @@ func (s *sim) check(ctx context.Context) error {
 // deliveries redelivered, every queued task run; then the end invariants.
 func (s *sim) settle(ctx context.Context) error {
 	s.router.Queue = s.q
+	if s.going != nil {
+		s.endRun(ctx, -1)
+	}
 	for _, p := range s.killed {
 		s.note("settle: recover killed follow-up")
 		s.followup(ctx, p, false)
 	}
-	for _, b := range s.redeliver {
-		s.deliver(ctx, b)
+	for _, d := range s.redeliver {
+		s.deliver(ctx, d)
 	}
 	for range 60 {
 		if err := s.work(ctx, -1, false); err != nil {

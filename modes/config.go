@@ -31,7 +31,7 @@ func ModeFromLabel(prefix, label string) (Mode, bool) {
 
 // Config is `.github/warden.yml` (CONTRACT §9). Field tags are the keys.
 type Config struct {
-	Image          string            `yaml:"image"` // CONTRACT §12: the OCI image commands and agents run in
+	Image          string            `yaml:"image"` // CONTRACT §12: the OCI image repository commands run in (agents run on the worker)
 	Test           string            `yaml:"test"`  // empty: inferred from the repository (package toolchain)
 	Security       string            `yaml:"security"`
 	Setup          string            `yaml:"setup"`   // CONTRACT §11: with network, before any model edit

@@ -120,6 +120,7 @@ func (r *Runner) Run(ctx context.Context, p jobs.RunPayload, at jobs.Attempt) jo
 	}
 	res := r.Pipeline.Attempt(ctx, host, t)
 	if r.Followups != nil {
+		r.Followups.Ended(context.WithoutCancel(ctx), p, t.Resume)
 		r.Followups.After(context.WithoutCancel(ctx), p, res.Record.PR)
 	}
 	return jobs.Result{Record: res.Record, DeferFor: res.DeferFor}

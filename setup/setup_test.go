@@ -158,7 +158,7 @@ func TestManifestCarriesPermissionsEventsAndURLs(t *testing.T) {
 		t.Fatalf("redirect %v, hook %v", m["redirect_url"], dig(m, "hook_attributes", "url"))
 	}
 	perms := map[string]string{"issues": "write", "pull_requests": "write", "contents": "write", "statuses": "write", "checks": "read", "actions": "read", "metadata": "read",
-		"administration": "read", "merge_queues": "write"}
+		"administration": "read", "merge_queues": "write", "members": "read"}
 	for k, v := range perms {
 		if dig(m, "default_permissions", k) != v {
 			t.Errorf("permission %s = %v, want %s", k, dig(m, "default_permissions", k), v)
@@ -171,7 +171,7 @@ func TestManifestCarriesPermissionsEventsAndURLs(t *testing.T) {
 		events = append(events, e.(string))
 	}
 	for _, e := range []string{"issues", "issue_comment", "pull_request", "pull_request_review", "pull_request_review_comment", "check_suite", "check_run", "status",
-		"merge_group", "branch_protection_rule", "repository_ruleset"} {
+		"merge_group", "branch_protection_rule", "repository_ruleset", "member", "organization"} {
 		if !slices.Contains(events, e) {
 			t.Errorf("event %s missing from %v", e, events)
 		}

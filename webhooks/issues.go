@@ -39,7 +39,7 @@ func (r *Router) issues(ctx context.Context, d Delivery) (Decision, error) {
 			return dec, err
 		}
 		// Issues blocked on this one, and a decomposed parent, may now go on.
-		if err := r.Queue.EnqueueClosed(ctx, jobs.ClosedPayload{Repo: ic.fullName(), Installation: ic.inst, Issue: ic.issue.Number,
+		if err := r.Queue.EnqueueClosed(ctx, jobs.ClosedPayload{Repo: ic.fullName(), RepoID: ic.repo.ID, Installation: ic.inst, Issue: ic.issue.Number,
 			CloneURL: ic.repo.CloneURL, DefaultBranch: ic.repo.DefaultBranch}); err != nil {
 			return Decision{}, unavailable("enqueue closed", err)
 		}

@@ -26,6 +26,7 @@ type sweeper interface {
 // ownPR is a PR as a delivery shows it, once known to be Warden's own.
 type ownPR struct {
 	repo          string
+	repoID        int64
 	inst          int64
 	number, issue int
 	mode          string
@@ -43,7 +44,7 @@ func (r *Router) ownPR(ctx context.Context, repo *github.Repository, inst int64,
 	if !ok {
 		return ownPR{}, false
 	}
-	return ownPR{repo: repo.GetFullName(), inst: inst, number: number, issue: issue, mode: mode,
+	return ownPR{repo: repo.GetFullName(), repoID: repo.GetID(), inst: inst, number: number, issue: issue, mode: mode,
 		cloneURL: repo.GetCloneURL(), defaultBranch: repo.GetDefaultBranch()}, true
 }
 
@@ -85,7 +86,7 @@ func (r *Router) feedback(ctx context.Context, pr ownPR, it followup.Item, sende
 }
 
 func (r *Router) queueFollowup(ctx context.Context, pr ownPR, sender, delivery string) (Decision, error) {
-	p := jobs.RunPayload{Repo: pr.repo, Installation: pr.inst, Issue: pr.issue, Mode: pr.mode,
+	p := jobs.RunPayload{Repo: pr.repo, RepoID: pr.repoID, Installation: pr.inst, Issue: pr.issue, Mode: pr.mode,
 		CloneURL: pr.cloneURL, DefaultBranch: pr.defaultBranch, Sender: sender, Delivery: delivery,
 		Reason: jobs.ReasonFollowup, PR: pr.number}
 	res, err := r.Queue.EnqueueRun(ctx, p)
