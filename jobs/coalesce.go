@@ -54,7 +54,9 @@ func (q *Queue) enqueueCoalesced(ctx context.Context, task *asynq.Task, p PRPayl
 	return q.enqueueOnce(ctx, task)
 }
 
-// notStarted: a task in these states reads nothing before it runs again.
+// notStarted: a task in these states has read nothing yet and runs within
+// CoalesceDelay. One waiting to retry may wait far longer: an event is not
+// held back behind its backoff.
 func notStarted(s asynq.TaskState) bool {
-	return s == asynq.TaskStatePending || s == asynq.TaskStateScheduled || s == asynq.TaskStateRetry
+	return s == asynq.TaskStatePending || s == asynq.TaskStateScheduled
 }
