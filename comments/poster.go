@@ -3,6 +3,7 @@ package comments
 import (
 	"context"
 	"fmt"
+	"strings"
 	"sync"
 
 	"github.com/google/go-github/v60/github"
@@ -182,6 +183,21 @@ func (p *Poster) PriorOutcomes(ctx context.Context, owner, repo string, n int) (
 		}
 	}
 	return recs, nil
+}
+
+// HasOwn reports whether one of Warden's own comments on issue n holds
+// text.
+func (p *Poster) HasOwn(ctx context.Context, owner, repo string, n int, text string) (bool, error) {
+	own, err := p.own(ctx, owner, repo, n)
+	if err != nil {
+		return false, err
+	}
+	for _, c := range own {
+		if strings.Contains(c.GetBody(), text) {
+			return true, nil
+		}
+	}
+	return false, nil
 }
 
 // Reply posts a plain comment (refusals, notices).

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/google/go-github/v60/github"
+	"github.com/warden-bot/warden/comments"
 	"github.com/warden-bot/warden/githubapp"
 	"github.com/warden-bot/warden/jobs"
 	"github.com/warden-bot/warden/outcome"
@@ -51,7 +52,8 @@ func newPRWorld(t *testing.T) *prWorld {
 	s := store(t)
 	// Each test has its own repository name in the shared database.
 	return &prWorld{gh: gh, store: s, pr: pr.GetNumber(), head: pr.GetHead().GetSHA(),
-		host: &pipeline.GitHubHost{Client: c, Owner: "Codertocat", Name: "Hello-World", Number: 3, Prefix: "warden", BotLogin: fakegithub.BotLogin}}
+		host: &pipeline.GitHubHost{Client: c, Owner: "Codertocat", Name: "Hello-World", Number: 3, Prefix: "warden", BotLogin: fakegithub.BotLogin,
+			Poster: &comments.Poster{Client: c.Issues, BotLogin: fakegithub.BotLogin}}}
 }
 
 func (w *prWorld) runner(attempt func(context.Context, pipeline.Host, pipeline.Task) pipeline.Result) *Runner {

@@ -3,9 +3,12 @@ package followup
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"net/http"
 
 	"github.com/google/go-github/v60/github"
+	"github.com/warden-bot/warden/jobs"
+	"github.com/warden-bot/warden/pipeline"
 )
 
 // replyInThread answers review comment id in its own thread through
@@ -23,4 +26,31 @@ func replyInThread(ctx context.Context, c *github.Client, owner, name string, pr
 		return fmt.Errorf("reply to review comment %d on %s/%s#%d: %w", id, owner, name, pr, err)
 	}
 	return nil
+}
+
+// reply answers each inline comment in its own thread but those in done
+// (GitHub shows the answer already), marking each one answered right after
+// its reply, then ends the in-flight record.
+func (r *Runner) reply(ctx context.Context, c *github.Client, host *pipeline.GitHubHost, p jobs.RunPayload, items []Item, sha string, done map[int64]bool, log *slog.Logger) {
+	for _, it := range items {
+		if it.Kind != KindInline || it.ID == 0 {
+			continue
+		}
+		if done[it.ID] {
+			log.Info("inline thread answered before the kill; not again", "comment", it.ID)
+		} else if err := replyInThread(ctx, c, host.Owner, host.Name, p.PR, it.ID, ReplyText(sha)); err != nil {
+			log.Warn("inline thread not answered", "comment", it.ID, "err", err)
+		}
+		if err := r.Store.Answered(ctx, p.Repo, p.PR, it); err != nil {
+			log.Warn("answered comment not marked", "comment", it.ID, "err", err)
+		}
+	}
+	if err := r.Store.Finish(ctx, p.Repo, p.PR, items); err != nil {
+		log.Error("answered feedback not marked", "err", err)
+	}
+}
+
+// ReplyText is Warden's answer in an inline thread it addressed.
+func ReplyText(sha string) string {
+	return fmt.Sprintf("Addressed in %s.", short(sha))
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strings"
 
 	"github.com/google/go-github/v60/github"
@@ -81,10 +82,7 @@ func (r *Runner) Run(ctx context.Context, host *pipeline.GitHubHost, t pipeline.
 	}
 	bg := context.WithoutCancel(ctx)
 	if tk.Pushed != "" { // a killed try pushed already: answer, do not commit again
-		log.Info("follow-up recovered after its push; answering its feedback", "pushed", tk.Pushed)
-		r.reply(bg, c, host, p, tk.Items, tk.Pushed, log)
-		r.next(bg, p, log)
-		return quiet("follow-up recovered after its push: replies posted")
+		return r.recoverPushed(bg, host, p, tk, log) // recovered.go
 	}
 	items := r.expand(ctx, c, host, p, tk.Items, log)
 	if len(items) == 0 {
@@ -103,7 +101,7 @@ func (r *Runner) Run(ctx context.Context, host *pipeline.GitHubHost, t pipeline.
 		Author: host.BotLogin, Email: fmt.Sprintf("%d+%s@users.noreply.github.com", host.BotID, host.BotLogin)}
 	fh := &pipeline.FollowupHost{GitHubHost: host, PR: p.PR, Expect: pr.GetHead().GetSHA(),
 		Message: fmt.Sprintf("Follow-up %d on #%d: %s", n, p.PR, Summary(items)),
-		Note:    fmt.Sprintf("Follow-up %d on this pull request answered %s.", n, Summary(items)),
+		Note:    note(n, items),
 		OnPush:  func(ctx context.Context, sha string) error { return r.Store.NotePushed(ctx, p.Repo, p.PR, sha) },
 		Lease:   r.prLease(p)}
 	res := r.Attempt(ctx, fh, t)
@@ -116,7 +114,7 @@ func (r *Runner) Run(ctx context.Context, host *pipeline.GitHubHost, t pipeline.
 		return res
 	}
 	if res.Record.Outcome == outcome.Completed && fh.Pushed != "" {
-		r.reply(bg, c, host, p, items, fh.Pushed, log)
+		r.reply(bg, c, host, p, items, fh.Pushed, nil, log)
 	} else if err := r.Store.Finish(bg, p.Repo, p.PR, items); err != nil {
 		log.Error("answered feedback not marked", "err", err) // the outcome comment answered it
 	}
@@ -206,45 +204,11 @@ func InlineItem(rc *github.PullRequestComment, author string) Item {
 func paths(items []Item) []string {
 	var out []string
 	for _, it := range items {
-		if it.Path != "" && !contains(out, it.Path) {
+		if it.Path != "" && !slices.Contains(out, it.Path) {
 			out = append(out, it.Path)
 		}
 	}
 	return out
-}
-
-func contains(s []string, v string) bool {
-	for _, x := range s {
-		if x == v {
-			return true
-		}
-	}
-	return false
-}
-
-// reply answers each inline comment in its own thread, marking each one
-// answered right after its reply (a recovery never answers it again), then
-// ends the in-flight record.
-func (r *Runner) reply(ctx context.Context, c *github.Client, host *pipeline.GitHubHost, p jobs.RunPayload, items []Item, sha string, log *slog.Logger) {
-	for _, it := range items {
-		if it.Kind != KindInline || it.ID == 0 {
-			continue
-		}
-		if err := replyInThread(ctx, c, host.Owner, host.Name, p.PR, it.ID, ReplyText(sha)); err != nil {
-			log.Warn("inline thread not answered", "comment", it.ID, "err", err)
-		}
-		if err := r.Store.Answered(ctx, p.Repo, p.PR, it); err != nil {
-			log.Warn("answered comment not marked", "comment", it.ID, "err", err)
-		}
-	}
-	if err := r.Store.Finish(ctx, p.Repo, p.PR, items); err != nil {
-		log.Error("answered feedback not marked", "err", err)
-	}
-}
-
-// ReplyText is Warden's answer in an inline thread it addressed.
-func ReplyText(sha string) string {
-	return fmt.Sprintf("Addressed in %s.", sha[:min(7, len(sha))])
 }
 
 // After runs when any attempt at the issue ended: feedback on its PR that

@@ -191,16 +191,11 @@ func (s *Store) Unuse(ctx context.Context, repo string, pr int) error {
 	return nil
 }
 
-// Hold records that someone else pushed to the branch; it reports whether
-// the hold is new (so Warden says so once). A hold has no lifetime: only a
-// writer's `/warden retry` (Release) or the PR's closing (Forget) lifts it,
-// never the clock.
+// Hold is HoldSince without the push's time. A hold has no lifetime: only
+// a writer's `/warden retry` or the PR's closing (Forget) lifts it, never
+// the clock.
 func (s *Store) Hold(ctx context.Context, repo string, pr int, by string) (bool, error) {
-	ok, err := s.rdb.SetNX(ctx, key(repo, pr, "hold"), by, 0).Result()
-	if err != nil {
-		return false, fmt.Errorf("hold %s#%d: %w", repo, pr, err)
-	}
-	return ok, nil
+	return s.HoldSince(ctx, repo, pr, by, time.Time{})
 }
 
 // Held returns who pushed to the branch, or "" when Warden may change it.
@@ -217,7 +212,7 @@ func (s *Store) Held(ctx context.Context, repo string, pr int) (string, error) {
 
 // Release lifts a hold (`/warden retry` from a writer).
 func (s *Store) Release(ctx context.Context, repo string, pr int) error {
-	if err := s.rdb.Del(ctx, key(repo, pr, "hold")).Err(); err != nil {
+	if err := s.rdb.Del(ctx, key(repo, pr, "hold"), key(repo, pr, "hold-at")).Err(); err != nil {
 		return fmt.Errorf("release hold of %s#%d: %w", repo, pr, err)
 	}
 	return nil

@@ -18,7 +18,7 @@ func NewCounter(rdb redis.UniversalClient) *Counter { return &Counter{rdb: rdb} 
 
 // Get reads key's count (0 when none).
 func (c *Counter) Get(ctx context.Context, key string) (int64, error) {
-	n, err := c.rdb.Get(ctx, keyPrefix+"fp:"+key).Int64()
+	n, err := c.rdb.Get(ctx, counterKey(key)).Int64()
 	if errors.Is(err, redis.Nil) {
 		return 0, nil
 	}
@@ -30,7 +30,7 @@ func (c *Counter) Get(ctx context.Context, key string) (int64, error) {
 
 // Incr adds one to key's count and returns the new count.
 func (c *Counter) Incr(ctx context.Context, key string) (int64, error) {
-	k := keyPrefix + "fp:" + key
+	k := counterKey(key)
 	pipe := c.rdb.TxPipeline()
 	n := pipe.Incr(ctx, k)
 	pipe.Expire(ctx, k, 7*24*time.Hour)
@@ -39,3 +39,9 @@ func (c *Counter) Incr(ctx context.Context, key string) (int64, error) {
 	}
 	return n.Val(), nil
 }
+
+func counterKey(key string) string { return keyPrefix + "fp:" + key }
+
+// CheckFixesKey counts the CI fixes queued for the issue's PR (lifecycle
+// spends them; a maintainer's retry or relabel resets them, see clearFor).
+func CheckFixesKey(repo string, issue int) string { return IssueKey(repo, issue) + ":check-fixes" }

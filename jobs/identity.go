@@ -44,6 +44,23 @@ func (q *Queue) taskIDs(ctx context.Context, repo string, issue int) ([]string, 
 
 // aliasState is the state of the first derived task of the issue that is
 // still waiting or running ("" when none); finished ones are forgotten.
+// liveTask reports whether the task holding id has not finished (waiting,
+// running or retrying).
+func (q *Queue) liveTask(id string) (bool, error) {
+	info, err := q.inspector.GetTaskInfo(QueueDefault, id)
+	if errors.Is(err, asynq.ErrTaskNotFound) || errors.Is(err, asynq.ErrQueueNotFound) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("inspect task %s: %w", id, err)
+	}
+	switch info.State {
+	case asynq.TaskStateActive, asynq.TaskStatePending, asynq.TaskStateScheduled, asynq.TaskStateRetry:
+		return true, nil
+	}
+	return false, nil
+}
+
 func (q *Queue) aliasState(ctx context.Context, repo string, issue int) (string, asynq.TaskState, error) {
 	ids, err := q.taskIDs(ctx, repo, issue)
 	if err != nil {

@@ -47,13 +47,27 @@ func (q *Queue) EnqueueRun(ctx context.Context, p RunPayload, opts ...asynq.Opti
 	if err != nil {
 		return 0, err
 	}
-	if err := q.clearFor(ctx, p); err != nil {
-		return 0, err
-	}
 	// The issue's task may wait under a derived id (a deferral): then it is
 	// the one task of the issue, and this request joins it.
-	if id, _, err := q.aliasState(ctx, p.Repo, p.Issue); err != nil || id != "" {
-		return AlreadyQueued, err
+	alias, _, err := q.aliasState(ctx, p.Repo, p.Issue)
+	if err != nil {
+		return 0, err
+	}
+	live := alias != ""
+	if !live {
+		if live, err = q.liveTask(RunTaskID(p.Repo, p.Issue)); err != nil {
+			return 0, err
+		}
+	}
+	// Feedback, a sweep or a CI report that joins the issue's live task
+	// leaves its cancel flag: a `/warden cancel` stops that task even when
+	// a review arrives meanwhile. A maintainer's new label or retry wins.
+	maintainer := p.Reason == ReasonLabel || p.Reason == ReasonRetry
+	if err := q.clearFor(ctx, p, !live || maintainer); err != nil {
+		return 0, err
+	}
+	if alias != "" {
+		return AlreadyQueued, nil
 	}
 	for range 2 {
 		_, err = q.client.EnqueueContext(ctx, task)
@@ -218,14 +232,18 @@ func (q *Queue) Waiting(id string) (bool, error) {
 }
 
 // clearFor forgets, in one round trip, what a new run of the issue makes
-// stale: a cancel request, and — when a maintainer asked again (a label or
-// /warden retry), the explicit reset it waits for — NEEDS_INTERVENTION.
-func (q *Queue) clearFor(ctx context.Context, p RunPayload) error {
+// stale: a cancel request (when cancel), and — when a maintainer asked again (a label or
+// /warden retry) — NEEDS_INTERVENTION (the explicit reset it waits for)
+// and the CI fixes spent on the issue's PR (the new run gets the budget).
+func (q *Queue) clearFor(ctx context.Context, p RunPayload, cancel bool) error {
 	_, err := q.flags.rdb.Pipelined(ctx, func(pl redis.Pipeliner) error {
-		pl.Del(ctx, cancelKey(p.Repo, p.Issue))
+		if cancel {
+			pl.Del(ctx, cancelKey(p.Repo, p.Issue))
+		}
 		markWaiting(ctx, pl, p.Installation, p.Repo)
 		if p.Reason == ReasonLabel || p.Reason == ReasonRetry {
 			pl.HDel(ctx, interventionKey, IssueKey(p.Repo, p.Issue))
+			pl.Del(ctx, counterKey(CheckFixesKey(p.Repo, p.Issue)))
 		}
 		return nil
 	})

@@ -55,3 +55,34 @@ func TestTopFingerprints(t *testing.T) {
 		t.Fatalf("top = %+v, want %+v", top, want)
 	}
 }
+
+// #27: a maintainer asking again (`/warden retry` on the issue, a relabel)
+// gets a fresh CI-fix budget on the issue's PR: the new run's red CI is
+// fixed again instead of escalated at once. A CI fix's own follow-up
+// spends the budget and never resets it.
+func TestRetryResetsTheCIFixBudget(t *testing.T) {
+	b := testBackend(t)
+	q := NewQueue(b)
+	defer q.Close()
+	ctx, c, key := context.Background(), NewCounter(b.RDB), CheckFixesKey("acme/calc", 9)
+	for range 2 {
+		if _, err := c.Incr(ctx, key); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p := payload(9)
+	p.Reason = ReasonFollowup
+	if _, err := q.EnqueueRun(ctx, p); err != nil {
+		t.Fatal(err)
+	}
+	if n, _ := c.Get(ctx, key); n != 2 {
+		t.Fatalf("a CI fix's follow-up left %d fixes spent, want 2", n)
+	}
+	p.Reason = ReasonRetry
+	if _, err := q.EnqueueRun(ctx, p); err != nil {
+		t.Fatal(err)
+	}
+	if n, _ := c.Get(ctx, key); n != 0 {
+		t.Fatalf("after /warden retry %d CI fixes count as spent, want 0", n)
+	}
+}

@@ -213,3 +213,32 @@ func TestLinksAndHistory(t *testing.T) {
 		t.Fatalf("history len %d, newest %q", len(lines), lines[0][:60])
 	}
 }
+
+// A `/warden cancel` of a task that is still live survives feedback that
+// joins the task (a review on its PR queues a follow-up of the same issue);
+// before, the join cleared the flag and the canceled task ran on. A
+// maintainer's new label or retry does clear it.
+func TestJoiningALiveTaskKeepsItsCancel(t *testing.T) {
+	b := testBackend(t)
+	q := NewQueue(b)
+	defer q.Close()
+	ctx := context.Background()
+	if r, err := q.EnqueueRun(ctx, payload(4)); err != nil || r != Queued {
+		t.Fatalf("enqueue: %v %v", r, err)
+	}
+	_ = q.flags.SetCancel(ctx, "acme/calc", 4) // as Cancel does for a running task
+	fu := payload(4)
+	fu.Reason, fu.PR = ReasonFollowup, 9
+	if r, err := q.EnqueueRun(ctx, fu); err != nil || r != AlreadyQueued {
+		t.Fatalf("follow-up: %v %v", r, err)
+	}
+	if c, _ := q.flags.Canceled(ctx, "acme/calc", 4); !c {
+		t.Fatal("a follow-up joining the live task cleared its cancel")
+	}
+	re := payload(4)
+	re.Reason = ReasonRetry
+	_, _ = q.EnqueueRun(ctx, re)
+	if c, _ := q.flags.Canceled(ctx, "acme/calc", 4); c {
+		t.Fatal("a maintainer's retry did not clear the cancel")
+	}
+}

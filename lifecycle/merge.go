@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/google/go-github/v60/github"
+	"github.com/warden-bot/warden/jobs"
 	"github.com/warden-bot/warden/modes"
 	"github.com/warden-bot/warden/pipeline"
 )
@@ -107,7 +108,7 @@ func (l *Lifecycle) checksFailed(ctx context.Context, c *github.Client, x *pr, w
 	if n, err := l.Counter.Get(ctx, reported); err != nil || n > 0 {
 		return err // this head's failure was reported already
 	}
-	fixKey := fmt.Sprintf("%s/%s#%d:check-fixes", x.owner, x.name, x.issue)
+	fixKey := jobs.CheckFixesKey(x.owner+"/"+x.name, x.issue)
 	fixes, err := l.Counter.Get(ctx, fixKey)
 	if err != nil {
 		return err

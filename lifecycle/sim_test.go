@@ -141,6 +141,7 @@ type sim struct {
 	handedOver bool
 	killed     []jobs.RunPayload
 	going      *issueRun // an issue run continuing the PR, under way
+	clock      time.Time // GitHub's time of the last timed event
 	release    []chan struct{}
 	merged     bool
 	checked    string // the branch head whose history check passed
@@ -153,7 +154,8 @@ func (s *sim) fail(format string, a ...any) error {
 
 func (e *simEnv) run(seed int64, steps int) error {
 	ctx := context.Background()
-	s := &sim{simEnv: e, rng: rand.New(rand.NewSource(seed)), issue: int(seed % 100000), comments: map[int64]bool{}}
+	s := &sim{simEnv: e, rng: rand.New(rand.NewSource(seed)), issue: int(seed % 100000), comments: map[int64]bool{},
+		clock: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
 	s.q = jobs.NewQueue(e.be)
 	defer s.q.Close()
 	defer s.q.Inspector().DeleteAllPendingTasks(jobs.QueueDefault)

@@ -7,6 +7,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/warden-bot/warden/jobs"
 	"github.com/warden-bot/warden/pipeline"
@@ -34,6 +35,12 @@ func (s *sim) deliver(ctx context.Context, d delivery) {
 		return
 	}
 	s.count(d.event + " " + dec.Status)
+}
+
+// tick is the sim's GitHub clock: each timed event a second after the last.
+func (s *sim) tick() string {
+	s.clock = s.clock.Add(time.Second)
+	return s.clock.Format(time.RFC3339)
 }
 
 // count tallies what the seeds exercised, for the test's closing log.
@@ -122,6 +129,7 @@ func (s *sim) humanPush(ctx context.Context, i int) {
 	s.handedOver = true
 	m := s.fixture("pull_request.synchronize.json", "bob")
 	s.ownPull(obj(m, "pull_request"), sha)
+	obj(m, "pull_request")["updated_at"] = s.tick() // GitHub's time of the push
 	m["number"], m["after"] = s.pr, sha
 	s.note("%d human push %s", i, sha[:7])
 	s.send(ctx, "pull_request", m)
@@ -135,7 +143,7 @@ func (s *sim) prRetry(ctx context.Context, i int) {
 	is["pull_request"] = map[string]any{"url": fmt.Sprintf("https://api.github.com/repos/%s/pulls/%d", repo, s.pr)}
 	obj(is, "user")["login"] = fakegithub.BotLogin
 	c := obj(m, "comment")
-	c["id"], c["body"] = s.rng.Int63n(1<<40), "/warden retry"
+	c["id"], c["body"], c["created_at"] = s.rng.Int63n(1<<40), "/warden retry", s.tick()
 	obj(c, "user")["login"] = "alice"
 	s.note("%d /warden retry on the PR", i)
 	s.handedOver = false

@@ -91,6 +91,17 @@ func (h *FollowupHost) Outcome(ctx context.Context, rec outcome.Record, d commen
 	return h.Poster.PostOutcome(ctx, h.Owner, h.Name, h.PR, rec, d)
 }
 
+// OutcomeOnce posts a completed follow-up's outcome unless one of Warden's
+// comments on the PR holds mark already: a follow-up recovered after a
+// kill cannot know whether the killed try posted it before dying.
+func (h *FollowupHost) OutcomeOnce(ctx context.Context, rec outcome.Record, mark string) error {
+	posted, err := h.Poster.HasOwn(ctx, h.Owner, h.Name, h.PR, mark)
+	if err != nil || posted {
+		return err
+	}
+	return h.Outcome(ctx, rec, comments.Details{})
+}
+
 // State leaves the label alone while a follow-up runs and when it
 // succeeds (the PR stays open either way); other outcomes show as usual.
 func (h *FollowupHost) State(ctx context.Context, state string) error {

@@ -185,7 +185,7 @@ func TestMainPrintsJSON(t *testing.T) {
 	if len(v.Files) == 0 || v.Files[0].Path != "server/handler.go" || !v.Files[0].Content || v.Tokens <= 0 || v.Tokens > DefaultBudget {
 		t.Fatalf("json = %s", out.String())
 	}
-	if gobs, _ := filepath.Glob(filepath.Join(data, "index", "*.gob")); len(gobs) != 1 {
+	if gobs, _ := filepath.Glob(filepath.Join(data, "index", "*.idx")); len(gobs) != 1 {
 		t.Errorf("index not cached under the data dir: %v", gobs)
 	}
 	if code := Main([]string{"--repo", dir}, func(string) string { return "" }, &out, &errb); code != 2 {

@@ -2,7 +2,6 @@ package repoindex
 
 import (
 	"context"
-	"encoding/gob"
 	"fmt"
 	"log/slog"
 	"os"
@@ -12,13 +11,13 @@ import (
 )
 
 // Open returns the index of the checkout at dir for its HEAD commit, from
-// cacheDir (one per repository) when a gob for that commit is there, else
+// cacheDir (one per repository) when an index of that commit is there, else
 // built — from the nearest cached ancestor's index when there is one
-// (Update) — and saved. The
-// cache describes the commit: a checkout with uncommitted changes is indexed
-// as it is on disk but that index is not saved (checking cleanliness costs a
-// stat of every file, so it is done only when building). An empty cacheDir
-// disables the cache.
+// (Update) — and saved, the cache keeping the keepIndexes most recently
+// used. The cache describes the commit: a checkout with uncommitted
+// changes is indexed as it is on disk but that index is not saved
+// (checking cleanliness costs a stat of every file, so it is done only
+// when building). An empty cacheDir disables the cache.
 func Open(ctx context.Context, dir, cacheDir string) (*Index, error) {
 	return OpenWith(ctx, dir, cacheDir, LocalGit(dir))
 }
@@ -42,29 +41,31 @@ func OpenWith(ctx context.Context, dir, cacheDir string, git Git) (*Index, error
 	commit := head(ctx, git)
 	file := ""
 	if cacheDir != "" && commit != "" {
-		file = cacheFile(cacheDir, commit)
-		if x, err := Load(file); err == nil && x.Version == Version && x.Commit == commit {
+		file = CacheFile(cacheDir, commit)
+		if x, err := loadIndexOf(file, commit); err == nil {
+			touch(file)
 			return x, nil
 		}
 	}
-	x, err := build(ctx, dir, commit, cacheDir, git)
+	x, clean, err := build(ctx, dir, commit, cacheDir, git)
 	if err != nil {
 		return nil, err
 	}
-	if file != "" && clean(ctx, git) {
+	if file != "" && clean {
 		if err := x.Save(file); err != nil {
 			slog.Warn("index cache not written", "path", file, "err", err)
 		}
+		prune(cacheDir)
 	}
 	return x, nil
 }
 
-// cacheFile is where the index of commit is cached: the one place that
-// names the key. The caller's cacheDir names the repository (by id and
+// CacheFile is where Open caches the index of commit in cacheDir: the one
+// place that names the key. The caller's cacheDir names the repository (by id and
 // installation, pipeline's indexDir); the index holds only the commit's
 // tracked files, so the commit and the format's version name the rest.
-func cacheFile(cacheDir, commit string) string {
-	return filepath.Join(cacheDir, fmt.Sprintf("%s-v%d.gob", commit, Version))
+func CacheFile(cacheDir, commit string) string {
+	return filepath.Join(cacheDir, fmt.Sprintf("%s-v%d.idx", commit, Version))
 }
 
 // head is the checkout's HEAD commit ("" outside git).
@@ -76,24 +77,24 @@ func head(ctx context.Context, git Git) string {
 	return strings.TrimSpace(out)
 }
 
-// clean reports whether the checkout's tracked files match HEAD.
+// clean reports whether the checkout's tracked files match HEAD
+// (submodules aside: see changedSince).
 func clean(ctx context.Context, git Git) bool {
-	st, err := git(ctx, "status", "--porcelain", "--untracked-files=no")
+	st, err := git(ctx, "status", "--porcelain", "--untracked-files=no", "--ignore-submodules=all")
 	return err == nil && len(strings.TrimSpace(st)) == 0
 }
 
-// Load reads a gob index.
+// Load reads a cached index.
 func Load(path string) (*Index, error) {
-	f, err := os.Open(path)
+	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	var x Index
-	if err := gob.NewDecoder(f).Decode(&x); err != nil {
+	x, err := unmarshal(data)
+	if err != nil {
 		return nil, fmt.Errorf("decoding index %s: %w", path, err)
 	}
-	return &x, nil
+	return x, nil
 }
 
 // Save writes the index atomically (a temporary file renamed into place), so
@@ -107,9 +108,11 @@ func (x *Index) Save(path string) error {
 		return err
 	}
 	defer os.Remove(tmp.Name())
-	if err := gob.NewEncoder(tmp).Encode(x); err != nil {
-		tmp.Close()
-		return fmt.Errorf("encoding index: %w", err)
+	for _, part := range x.marshal() {
+		if _, err := tmp.Write(part); err != nil {
+			tmp.Close()
+			return fmt.Errorf("writing index: %w", err)
+		}
 	}
 	if err := tmp.Close(); err != nil {
 		return err

@@ -1,5 +1,7 @@
 package repoindex
 
+import "strings"
+
 // The new index of Update, laid out without going back through per-file
 // maps of strings: a reused file's terms stay base term ids, read off
 // base's postings once; only fresh files' terms are looked up by name.
@@ -25,6 +27,7 @@ func (d *deriver) assemble(reuse []int) *Index {
 		id, ok := newTerm[t]
 		if !ok {
 			id = uint32(len(terms))
+			t = strings.Clone(t) // see assembler.add
 			newTerm[t], terms = id, append(terms, t)
 		}
 		return id
@@ -38,6 +41,7 @@ func (d *deriver) assemble(reuse []int) *Index {
 		id, ok := litIDs[l]
 		if !ok {
 			id = uint32(len(lits))
+			l = strings.Clone(l)
 			litIDs[l], lits = id, append(lits, l)
 		}
 		return id
@@ -54,8 +58,8 @@ func (d *deriver) assemble(reuse []int) *Index {
 			fileLits[i] = litOf[litAt[bf]:litAt[bf+1]:litAt[bf+1]]
 		} else {
 			x.Files[i] = d.files[i]
-			for t, n := range d.terms[i] {
-				fileTerms[i] = append(fileTerms[i], uint64(termID(t))<<8|uint64(min(n, 255)))
+			for k, t := range d.terms[i].terms {
+				fileTerms[i] = append(fileTerms[i], uint64(termID(t))<<8|uint64(min(d.terms[i].tf[k], 255)))
 			}
 			for _, l := range d.lits[i] {
 				id := uint64(litID(l))

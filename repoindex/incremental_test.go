@@ -2,6 +2,7 @@ package repoindex
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -76,6 +77,10 @@ func TestUpdateEqualsColdBuild(t *testing.T) {
 	git(t, dir, "commit", "-qm", "second")
 	write("lib/walk.py", "class Walker:\n    def run(self):\n        pass\n") // uncommitted
 	write("notes.txt", "an untracked note about Divide\n")
+	write("calc/staged.go", "package calc\n\nfunc Staged() { println(\"added to the index, not committed\") }\n")
+	git(t, dir, "add", "calc/staged.go")
+	os.Remove(filepath.Join(dir, "calc/div.go"))                                       // tracked, gone from the worktree
+	write("calc/calc.go", "package calc\n\nfunc Add(a, b int) int { return a - b }\n") // committed, then changed back
 
 	got, err := Update(ctx, base, dir, "second")
 	if err != nil {
@@ -100,6 +105,68 @@ func TestUpdateEqualsColdBuild(t *testing.T) {
 	}
 }
 
+// Open along a chain of commits, each derived from the one before it,
+// gives at every commit what a cold build of it gives; a checkout with
+// uncommitted changes is indexed as it is but its index is not cached
+// under the commit.
+func TestOpenChainEqualsColdBuild(t *testing.T) {
+	dir := gitRepo(t, map[string]string{
+		"src/lexer.rs":  "pub struct Lexer { pos: usize }\n\nimpl Lexer {\n    pub fn next_token(&mut self) -> Token { todo!(\"lexing is not done yet\") }\n}\n",
+		"src/parser.rs": "fn parse_expr() {}\nfn parse_stmt() {}\n",
+		"py/app.py":     "def main():\n    print('starting the application now')\n",
+	})
+	ctx, cache := context.Background(), t.TempDir()
+	steps := []func(){
+		func() {},
+		func() { writeFile(t, dir, "src/parser.rs", "fn parse_expr() {}\nfn parse_item() { fn nested() {} }\n") },
+		func() {
+			os.Remove(filepath.Join(dir, "py/app.py"))
+			writeFile(t, dir, "src/span.rs", "pub struct Span { start: u32, end: u32 }\n")
+		},
+		func() { writeFile(t, dir, "src/lexer.rs", "pub enum Token { Ident, Number }\n") },
+	}
+	for i, step := range steps {
+		step()
+		if i > 0 {
+			git(t, dir, "add", "-A")
+			git(t, dir, "commit", "-qm", fmt.Sprint("step ", i))
+		}
+		got, err := Open(ctx, dir, cache)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := Build(ctx, dir, got.Commit)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g, w := meaningOf(got), meaningOf(want); !reflect.DeepEqual(g, w) {
+			t.Fatalf("step %d: derived index differs from a cold build\n got %+v\nwant %+v", i, g, w)
+		}
+	}
+	writeFile(t, dir, "src/span.rs", "pub struct Span { lo: u32 }\n") // uncommitted
+	git(t, dir, "commit", "-qm", "empty", "--allow-empty")
+	x, err := Open(ctx, dir, cache)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(x.TermFiles("lo")) != 1 {
+		t.Fatalf("uncommitted change not indexed: lo in %v", x.TermFiles("lo"))
+	}
+	if _, err := os.Stat(CacheFile(cache, x.Commit)); err == nil {
+		t.Fatal("index of a checkout with uncommitted changes cached under its commit")
+	}
+}
+
+func writeFile(t *testing.T, dir, p, s string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Join(dir, filepath.Dir(p)), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, p), []byte(s), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // Open on a commit whose ancestor is cached derives the index from it and
 // caches the result under the new commit.
 func TestOpenDerivesFromCachedAncestor(t *testing.T) {
@@ -111,7 +178,7 @@ func TestOpenDerivesFromCachedAncestor(t *testing.T) {
 	}
 	// Mark a.go's cached entry: only an index derived from this base has it.
 	base.Files[base.Lookup("a.go")].Lines = 4242
-	if err := base.Save(cacheFile(cache, base.Commit)); err != nil {
+	if err := base.Save(CacheFile(cache, base.Commit)); err != nil {
 		t.Fatal(err)
 	}
 	os.WriteFile(filepath.Join(dir, "b.go"), []byte("package a\n\nfunc Gamma() {}\n"), 0o644)
@@ -123,7 +190,7 @@ func TestOpenDerivesFromCachedAncestor(t *testing.T) {
 	if a := x.Lookup("a.go"); a < 0 || x.Files[a].Lines != 4242 || len(x.TermFiles("gamma")) != 1 || len(x.TermFiles("beta")) != 0 {
 		t.Fatalf("derived index: a.go %+v, gamma %v, beta %v", x.Files[max(a, 0)], x.TermFiles("gamma"), x.TermFiles("beta"))
 	}
-	if gobs, _ := filepath.Glob(filepath.Join(cache, x.Commit+"-*.gob")); len(gobs) != 1 {
+	if gobs, _ := filepath.Glob(filepath.Join(cache, x.Commit+"-*.idx")); len(gobs) != 1 {
 		t.Fatalf("derived index not cached: %v", gobs)
 	}
 }

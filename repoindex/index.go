@@ -1,7 +1,7 @@
 // Package repoindex indexes a repository checkout for localization: each
 // file's path, size, language and kind, its definitions (functions, types,
 // methods with line ranges) and an inverted index of code-aware terms, built
-// once per commit and cached as a gob file under the data dir.
+// once per commit and cached as a file under the data dir (format.go).
 package repoindex
 
 import (
@@ -12,7 +12,7 @@ import (
 
 // Version changes whenever the index layout or its tokenization does, so a
 // cache written by another version is rebuilt instead of misread.
-const Version = 6 // 6: tracked regular files only
+const Version = 7 // 6: tracked regular files only; 7: its own file layout, not gob
 
 // Def is one definition in a file.
 type Def struct {

@@ -107,7 +107,7 @@ func TestBuildIndexesAndCachesPerCommit(t *testing.T) {
 	if len(x.TermFiles("add")) == 0 {
 		t.Error("term add not indexed")
 	}
-	gobs, _ := filepath.Glob(filepath.Join(cache, x.Commit+"-*.gob"))
+	gobs, _ := filepath.Glob(filepath.Join(cache, x.Commit+"-*.idx"))
 	if len(gobs) != 1 {
 		t.Fatalf("cache holds %v", gobs)
 	}
@@ -119,7 +119,7 @@ func TestBuildIndexesAndCachesPerCommit(t *testing.T) {
 	}
 }
 
-func gitRepo(t *testing.T, files map[string]string) string {
+func gitRepo(t testing.TB, files map[string]string) string {
 	t.Helper()
 	dir := t.TempDir()
 	for p, c := range files {
@@ -141,4 +141,37 @@ func contains(s []string, w string) bool {
 		}
 	}
 	return strings.TrimSpace(w) == ""
+}
+
+// A tracked symlink is indexed by its path alone, wherever it points and
+// however deep it sits: the index reads regular files only (each directory
+// is opened once for its files, under the checkout's root).
+func TestSymlinksKeptByPathAlone(t *testing.T) {
+	outside := filepath.Join(t.TempDir(), "secret.go")
+	if err := os.WriteFile(outside, []byte("package s\n\nconst token = \"outsidesecretvalue\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dir := gitRepo(t, map[string]string{"a/b/real.go": "package b\n\nfunc Insidevalue() {}\n"})
+	for link, target := range map[string]string{"a/b/out.go": outside, "a/b/in.go": "real.go", "a/up.go": "b/real.go"} {
+		if err := os.Symlink(target, filepath.Join(dir, link)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	git(t, dir, "add", "-A")
+	git(t, dir, "commit", "-qm", "links")
+	x, err := Build(context.Background(), dir, "links")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := x.TermFiles("outsidesecretvalue"); len(got) != 0 {
+		t.Errorf("content behind a symlink indexed: %v", got)
+	}
+	if got := x.TermFiles("insidevalue"); len(got) != 1 || x.Files[got[0]>>8].Path != "a/b/real.go" {
+		t.Errorf("insidevalue in %v, want a/b/real.go alone", got)
+	}
+	for _, p := range []string{"a/b/out.go", "a/b/in.go", "a/up.go"} {
+		if i := x.Lookup(p); i < 0 || x.Files[i].Size != 0 {
+			t.Errorf("%s: %+v, want kept by path alone", p, x.Files[max(i, 0)])
+		}
+	}
 }

@@ -12,7 +12,7 @@ import (
 )
 
 // walkDefs is the definitions by walking the tree node by node: the
-// reference cursorDefs is checked against (TestCursorDefsEqualWalk).
+// reference queryDefs is checked against (TestQueryDefsEqualWalk).
 func walkDefs(g *sitter.Language, src []byte) []Def {
 	p := sitter.NewParser()
 	defer p.Close()
@@ -53,10 +53,10 @@ var samples = map[string]string{
 	"A.java": "package p;\npublic class A {\n  public A() {}\n  void run() { Runnable r = new Runnable() { public void run() {} }; }\n  interface I { void i(); }\n  enum E { X; void e() {} }\n  record R(int a) {}\n}\n",
 }
 
-// The cursor finds the same definitions, with the same parents and ranges,
-// as the node-by-node walk it replaced. WARDEN_TEST_DEFS_DIR names a
+// The query finds the same definitions, with the same parents and ranges,
+// as a node-by-node walk. WARDEN_TEST_DEFS_DIR names a
 // checkout whose every parsed file is compared too.
-func TestCursorDefsEqualWalk(t *testing.T) {
+func TestQueryDefsEqualWalk(t *testing.T) {
 	files := map[string][]byte{}
 	for p, s := range samples {
 		files[p] = []byte(s)
@@ -75,7 +75,7 @@ func TestCursorDefsEqualWalk(t *testing.T) {
 	for p, src := range files {
 		want := walkDefs(grammar(Language(p)), src)
 		if got := otherDefs(Language(p), src); !reflect.DeepEqual(got, want) {
-			t.Errorf("%s: cursor defs\n%+v\nwalk defs\n%+v", p, got, want)
+			t.Errorf("%s: query defs\n%+v\nwalk defs\n%+v", p, got, want)
 		}
 	}
 	t.Logf("%d files compared", len(files))

@@ -21,8 +21,11 @@ type Inference struct {
 type rule func(fs.FS) (Inference, bool)
 
 // rules are tried in order: a language's own manifest beats a Makefile,
-// which often wraps the same command with extras (linters, coverage).
-var rules = []rule{goRule, rustRule, nodeRule, pythonRule, javaRule, rubyRule, makeRule}
+// which often wraps the same command with extras (linters, coverage), and
+// package.json comes after Python's and Java's files: beside them it is
+// almost always the front end's or the docs' (Sphinx's search tests,
+// Jenkins's web UI), not the repository's own test suite.
+var rules = []rule{goRule, rustRule, pythonRule, javaRule, nodeRule, rubyRule, makeRule}
 
 // Infer returns the first inference a rule makes for the repository root
 // fsys, or false when nothing there says how to run the tests.

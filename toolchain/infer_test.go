@@ -36,6 +36,8 @@ func TestInfer(t *testing.T) {
 		{"python tox + requirements", files("tox.ini", "[testenv]\ncommands = pytest\n", "requirements-dev.txt", "pytest\n"), "python", "tox.ini", `python3 -m venv "$VIRTUAL_ENV" && python3 -m pip install -r requirements-dev.txt pytest`, "python3 -m pytest", "python3"},
 		{"python pytest.ini", files("pytest.ini", "[pytest]\n"), "python", "pytest.ini", `python3 -m venv "$VIRTUAL_ENV" && python3 -m pip install pytest`, "python3 -m pytest", "python3"},
 		{"python uv", files("pyproject.toml", "[project]\n", "uv.lock", ""), "python", "pyproject.toml + uv.lock", "uv sync --frozen --all-extras", "uv run --frozen --offline python -m pytest", "python3"},
+		{"python beside a front end's package.json", files("pyproject.toml", "[project]\n", "uv.lock", "", "package.json", `{"scripts":{"test":"jasmine"},"devDependencies":{"jasmine":"1"}}`, "package-lock.json", "{}"), "python", "pyproject.toml + uv.lock", "uv sync --frozen --all-extras", "uv run --frozen --offline python -m pytest", "python3"},
+		{"maven beside a web UI's package.json", files("pom.xml", "<project/>", "package.json", `{"scripts":{"test":"jest"},"devDependencies":{"jest":"1"}}`, "yarn.lock", ""), "java", "pom.xml", "mvn -B -q dependency:go-offline", "mvn -B -o test", "java"},
 		{"maven wrapper", files("pom.xml", "<project/>", "mvnw", ""), "java", "mvnw", "sh ./mvnw -B -q dependency:go-offline", "sh ./mvnw -B -o test", "java"},
 		{"gradle wrapper", files("build.gradle.kts", "", "gradlew", ""), "java", "gradlew", "sh ./gradlew --no-daemon -q testClasses", "sh ./gradlew --no-daemon --offline test", "java"},
 		{"maven bare", files("pom.xml", "<project/>"), "java", "pom.xml", "mvn -B -q dependency:go-offline", "mvn -B -o test", "java"},

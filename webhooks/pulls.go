@@ -41,7 +41,7 @@ func (r *Router) pullRequest(ctx context.Context, d Delivery) (Decision, error) 
 	}
 	p := jobs.PRPayload{Repo: ev.GetRepo().GetFullName(), Installation: ev.GetInstallation().GetID(), PR: pr.GetNumber(), SHA: pr.GetHead().GetSHA(), Sender: ev.GetSender().GetLogin()}
 	if ev.GetAction() == "synchronize" && !r.fromBot(ctx, p.Sender) {
-		if err := r.humanPush(ctx, p.Repo, p.Installation, p.PR, p.Sender); err != nil {
+		if err := r.humanPush(ctx, p.Repo, p.Installation, p.PR, p.Sender, pr.GetUpdatedAt().Time); err != nil {
 			return Decision{}, err
 		}
 	}

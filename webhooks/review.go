@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/google/go-github/v60/github"
 	"github.com/warden-bot/warden/followup"
@@ -13,9 +14,9 @@ import (
 // feedbackStore keeps maintainers' feedback on Warden's PRs for follow-ups.
 type feedbackStore interface {
 	Add(ctx context.Context, repo string, pr int, it followup.Item) (bool, error)
-	Hold(ctx context.Context, repo string, pr int, by string) (bool, error)
+	HoldSince(ctx context.Context, repo string, pr int, by string, at time.Time) (bool, error)
 	Held(ctx context.Context, repo string, pr int) (string, error)
-	Release(ctx context.Context, repo string, pr int) error
+	ReleaseIfBefore(ctx context.Context, repo string, pr int, asOf time.Time) (bool, error)
 	Pending(ctx context.Context, repo string, pr int) (int64, error)
 }
 
@@ -175,14 +176,14 @@ func (r *Router) prComment(ctx context.Context, d Delivery) (Decision, error) {
 				return Decision{}, unavailable("store feedback", err)
 			}
 		}
-		return r.resumeBranch(ctx, own, sender, d.ID)
+		return r.resumeBranch(ctx, own, sender, d.ID, c.GetCreatedAt().Time)
 	}
 	return r.feedback(ctx, own, followup.Item{Kind: followup.KindComment, ID: c.GetID(), Author: sender, Body: text}, sender, d.ID)
 }
 
 // resumeBranch lifts a hold after a writer's `/<prefix> retry` on the PR and
 // answers the feedback that waited, or re-evaluates the PR.
-func (r *Router) resumeBranch(ctx context.Context, pr ownPR, sender, delivery string) (Decision, error) {
+func (r *Router) resumeBranch(ctx context.Context, pr ownPR, sender, delivery string, written time.Time) (Decision, error) {
 	by, err := r.Followups.Held(ctx, pr.repo, pr.number)
 	if err != nil {
 		return Decision{}, unavailable("read hold", err)
@@ -195,8 +196,13 @@ func (r *Router) resumeBranch(ctx context.Context, pr ownPR, sender, delivery st
 		}
 		return ignored("the branch is not held"), nil
 	}
-	if err := r.Followups.Release(ctx, pr.repo, pr.number); err != nil {
+	released, err := r.Followups.ReleaseIfBefore(ctx, pr.repo, pr.number, written)
+	if err != nil {
 		return Decision{}, unavailable("release hold", err)
+	}
+	if !released { // a late copy of an older retry: the newer push keeps the branch
+		r.Log.Info("retry written before the latest push; the branch stays held", "repo", pr.repo, "pr", pr.number, "user", sender, "held_by", by)
+		return ok("retry predates the latest push"), nil
 	}
 	note := jobs.StatusPayload{Repo: pr.repo, Installation: pr.inst, Issue: pr.number, State: "reply",
 		Note: fmt.Sprintf("@%s Warden takes this branch back: follow-ups, CI fixes, conflict updates and auto-merge resume.", sender)}
@@ -211,11 +217,11 @@ func (r *Router) resumeBranch(ctx context.Context, pr ownPR, sender, delivery st
 
 // humanPush holds the branch after a push by anyone but Warden and says so
 // once on the PR.
-func (r *Router) humanPush(ctx context.Context, repo string, inst int64, number int, sender string) error {
+func (r *Router) humanPush(ctx context.Context, repo string, inst int64, number int, sender string, at time.Time) error {
 	if r.Followups == nil {
 		return nil
 	}
-	fresh, err := r.Followups.Hold(ctx, repo, number, sender)
+	fresh, err := r.Followups.HoldSince(ctx, repo, number, sender, at)
 	if err != nil {
 		return unavailable("hold branch", err)
 	}

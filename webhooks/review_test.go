@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/warden-bot/warden/followup"
 )
@@ -27,7 +28,7 @@ func (m *memFeedback) Add(_ context.Context, _ string, _ int, it followup.Item) 
 	return true, nil
 }
 
-func (m *memFeedback) Hold(_ context.Context, _ string, pr int, by string) (bool, error) {
+func (m *memFeedback) HoldSince(_ context.Context, _ string, pr int, by string, _ time.Time) (bool, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.holds[pr] != "" {
@@ -40,9 +41,9 @@ func (m *memFeedback) Hold(_ context.Context, _ string, pr int, by string) (bool
 func (m *memFeedback) Held(_ context.Context, _ string, pr int) (string, error) {
 	return m.holds[pr], nil
 }
-func (m *memFeedback) Release(_ context.Context, _ string, pr int) error {
+func (m *memFeedback) ReleaseIfBefore(_ context.Context, _ string, pr int, _ time.Time) (bool, error) {
 	delete(m.holds, pr)
-	return nil
+	return true, nil
 }
 func (m *memFeedback) Pending(context.Context, string, int) (int64, error) {
 	return int64(len(m.items)), nil

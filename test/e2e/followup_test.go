@@ -88,6 +88,7 @@ func (w *world) prComment(p fakegithub.Pull, body, sender string) {
 		is["user"].(map[string]any)["login"] = fakegithub.BotLogin
 		m["comment"].(map[string]any)["body"] = body
 		m["comment"].(map[string]any)["id"] = time.Now().UnixNano()
+		m["comment"].(map[string]any)["created_at"] = time.Now().UTC().Format(time.RFC3339) // after the pushes it answers
 		m["sender"].(map[string]any)["login"] = sender
 	})
 }

@@ -28,6 +28,7 @@ type Annotation struct {
 
 func (s *Server) reviewRoutes(m *http.ServeMux) {
 	m.HandleFunc("GET /repos/{owner}/{repo}/pulls/{n}/reviews/{id}/comments", s.repo(s.listReviewComments))
+	m.HandleFunc("GET /repos/{owner}/{repo}/pulls/{n}/comments", s.repo(s.listPullComments))
 	m.HandleFunc("POST /repos/{owner}/{repo}/pulls/{n}/comments", s.repo(s.createReviewComment))
 	m.HandleFunc("POST /repos/{owner}/{repo}/pulls/{n}/comments/{id}/replies", s.repo(s.createReply))
 	m.HandleFunc("GET /repos/{owner}/{repo}/check-runs/{id}/annotations", s.repo(s.annotations))
@@ -87,6 +88,18 @@ func (s *Server) listReviewComments(w http.ResponseWriter, r *http.Request, rp *
 	out := []any{}
 	for _, c := range rp.reviewComments {
 		if c.PR == num(r, "n") && c.ReviewID == id {
+			out = append(out, reviewCommentJSON(c))
+		}
+	}
+	writeJSON(w, 200, out)
+}
+
+// listPullComments lists every review comment of a PR, replies included,
+// oldest first (one page: the fake's PRs never hold 100).
+func (s *Server) listPullComments(w http.ResponseWriter, r *http.Request, rp *Repo) {
+	out := []any{}
+	for _, c := range rp.reviewComments {
+		if c.PR == num(r, "n") {
 			out = append(out, reviewCommentJSON(c))
 		}
 	}

@@ -1,0 +1,58 @@
+package followup
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// A hold remembers the latest push it stands for (GitHub's time of it), so
+// a `/warden retry` written before that push — a late delivery, or one
+// redelivered after a 5xx — does not hand back a branch someone pushed to
+// since: only a retry written after the last push does.
+
+var holdScript = redis.NewScript(`
+local fresh = redis.call('SET', KEYS[1], ARGV[1], 'NX')
+local at = tonumber(ARGV[2])
+if at > 0 and at > tonumber(redis.call('GET', KEYS[2]) or '0') then
+  redis.call('SET', KEYS[2], ARGV[2])
+end
+if fresh then return 1 end
+return 0`)
+
+var releaseScript = redis.NewScript(`
+local at = tonumber(redis.call('GET', KEYS[2]) or '0')
+local asof = tonumber(ARGV[1])
+if asof > 0 and at > asof then return 0 end
+redis.call('DEL', KEYS[1], KEYS[2])
+return 1`)
+
+// HoldSince records that by pushed to the branch at at (GitHub's time;
+// zero when unknown); it reports whether the hold is new (so Warden says
+// so once). Later pushes move the hold's time forward.
+func (s *Store) HoldSince(ctx context.Context, repo string, pr int, by string, at time.Time) (bool, error) {
+	n, err := holdScript.Run(ctx, s.rdb, []string{key(repo, pr, "hold"), key(repo, pr, "hold-at")}, by, unix(at)).Int()
+	if err != nil {
+		return false, fmt.Errorf("hold %s#%d: %w", repo, pr, err)
+	}
+	return n == 1, nil
+}
+
+// ReleaseIfBefore lifts the hold for a `/warden retry` written at asOf,
+// unless someone pushed after that (false: the hold stays).
+func (s *Store) ReleaseIfBefore(ctx context.Context, repo string, pr int, asOf time.Time) (bool, error) {
+	n, err := releaseScript.Run(ctx, s.rdb, []string{key(repo, pr, "hold"), key(repo, pr, "hold-at")}, unix(asOf)).Int()
+	if err != nil {
+		return false, fmt.Errorf("release hold of %s#%d: %w", repo, pr, err)
+	}
+	return n == 1, nil
+}
+
+func unix(t time.Time) int64 {
+	if t.IsZero() {
+		return 0
+	}
+	return t.Unix()
+}
