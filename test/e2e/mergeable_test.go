@@ -12,6 +12,10 @@ import (
 // again by itself (no event comes) and merges once GitHub has computed it.
 func TestMergeableNullWaitsThenMerges(t *testing.T) {
 	w := withOpenPR(t, 73, "maintenance")
+	// The released PR's own look first (it finds no CI): one running beside
+	// the setup below could read the PR before GitHub "computes" and the
+	// check after it, and merge at once.
+	w.Eventually(30*time.Second, w.statusSays(73, "no CI has reported on this head"), "the PR's first evaluation did not run")
 	p := w.Pull()
 	w.GH.SetMergeableComputing(repo, p.Number, 2)
 	w.CheckRun(p, "success")
