@@ -44,17 +44,27 @@ func (q *Queue) taskIDs(ctx context.Context, repo string, issue int) ([]string, 
 
 // aliasState is the state of the first derived task of the issue that is
 // still waiting or running ("" when none); finished ones are forgotten.
+// taskState is the state of the run task id; found is false when no queue
+// holds it.
+func (q *Queue) taskState(id string) (state asynq.TaskState, found bool, err error) {
+	info, err := q.inspector.GetTaskInfo(QueueDefault, id)
+	if errors.Is(err, asynq.ErrTaskNotFound) || errors.Is(err, asynq.ErrQueueNotFound) {
+		return 0, false, nil
+	}
+	if err != nil {
+		return 0, false, fmt.Errorf("inspect task %s: %w", id, err)
+	}
+	return info.State, true, nil
+}
+
 // liveTask reports whether the task holding id has not finished (waiting,
 // running or retrying).
 func (q *Queue) liveTask(id string) (bool, error) {
-	info, err := q.inspector.GetTaskInfo(QueueDefault, id)
-	if errors.Is(err, asynq.ErrTaskNotFound) || errors.Is(err, asynq.ErrQueueNotFound) {
-		return false, nil
+	st, found, err := q.taskState(id)
+	if !found || err != nil {
+		return false, err
 	}
-	if err != nil {
-		return false, fmt.Errorf("inspect task %s: %w", id, err)
-	}
-	switch info.State {
+	switch st {
 	case asynq.TaskStateActive, asynq.TaskStatePending, asynq.TaskStateScheduled, asynq.TaskStateRetry:
 		return true, nil
 	}

@@ -217,14 +217,11 @@ func (q *Queue) EnqueueClosed(ctx context.Context, p ClosedPayload) error {
 // Waiting reports whether the run task id is still in the queue, not yet
 // taken by a worker (pending, scheduled or waiting to retry).
 func (q *Queue) Waiting(id string) (bool, error) {
-	info, err := q.inspector.GetTaskInfo(QueueDefault, id)
-	if errors.Is(err, asynq.ErrTaskNotFound) || errors.Is(err, asynq.ErrQueueNotFound) {
-		return false, nil
+	st, found, err := q.taskState(id)
+	if !found || err != nil {
+		return false, err
 	}
-	if err != nil {
-		return false, fmt.Errorf("task %s: %w", id, err)
-	}
-	switch info.State {
+	switch st {
 	case asynq.TaskStatePending, asynq.TaskStateScheduled, asynq.TaskStateRetry, asynq.TaskStateAggregating:
 		return true, nil
 	}

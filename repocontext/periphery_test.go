@@ -1,10 +1,6 @@
 package repocontext
 
 import (
-	"context"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -25,20 +21,7 @@ func cliFixture(t *testing.T) *repoindex.Index {
 		"examples/height/main.go":    "package main\n\n// height example\nfunc main() {}\n// " + many,
 		"samples/height.txt":         many,
 	}
-	dir := t.TempDir()
-	for p, c := range files {
-		os.MkdirAll(filepath.Join(dir, filepath.Dir(p)), 0o755)
-		os.WriteFile(filepath.Join(dir, p), []byte(c), 0o644)
-	}
-	for _, args := range [][]string{{"init", "-q"}, {"add", "-A"}, {"-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "x"}} {
-		if out, err := exec.Command("git", append([]string{"-C", dir}, args...)...).CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-	}
-	x, err := repoindex.Open(context.Background(), dir, "")
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, x := repoFrom(t, files)
 	return x
 }
 

@@ -28,7 +28,7 @@ type PathRef struct {
 
 var (
 	backticks = regexp.MustCompile("`([^`\n]{2,200})`")
-	pathRe    = regexp.MustCompile(`([A-Za-z0-9_.\-]+(?:/[A-Za-z0-9_.\-]+)*\.(?:go|py|pyi|js|jsx|mjs|ts|tsx|rs|java|c|h|cc|cpp|rb|sh|toml|ya?ml|json|md|proto))(?::(\d+))?`)
+	pathRe    = regexp.MustCompile(`([A-Za-z0-9_.\-]+(?:/[A-Za-z0-9_.\-]+)*\.(?:go|py|pyi|js|jsx|mjs|ts|tsx|rs|java|c|h|cc|cpp|rb|sh|toml|ya?ml|json|md|proto)\b)(?::(\d+))?`)
 	identRe   = regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*`)
 )
 

@@ -24,9 +24,10 @@ const (
 )
 
 // Weights of the code-specific signals, in BM25 units (a good lexical match
-// scores 10 to 30). A path named in the text, above all with a line from a
-// stack trace, is near-certain; an error string found verbatim in one file
-// is strong; a definition the issue names is strong when few files define it.
+// scores 10 to 30, and scaleLexical keeps the best at lexTop). A path named
+// in the text, above all with a line from a stack trace, is near-certain; an
+// error string found verbatim in one file is strong; a definition the issue
+// names is strong when few files define it.
 const (
 	wPath       = 40
 	wTraceLine  = 25
@@ -65,7 +66,7 @@ func BM25(x *repoindex.Index, q Query) []float64 {
 // Rank orders the files for the issue, best first; files scoring nothing
 // are left out.
 func Rank(x *repoindex.Index, q Query) []Scored {
-	lex := BM25(x, q)
+	lex := scaleLexical(BM25(x, q))
 	s := make([]Scored, len(x.Files))
 	for i := range s {
 		s[i] = Scored{File: i, Lexical: lex[i], Score: lex[i]}
@@ -78,12 +79,33 @@ func Rank(x *repoindex.Index, q Query) []Scored {
 	}
 	demotePeriphery(x, q, s)
 	testsToCode(x, s)
+	neighborSignals(x, s)
 	sort.SliceStable(s, func(a, b int) bool { return s[a].Score > s[b].Score })
 	end := len(s)
 	for end > 0 && s[end-1].Score <= 0 {
 		end--
 	}
 	return s[:end]
+}
+
+// lexTop is what the best lexical match is scaled to when it scores more:
+// BM25 grows with the issue's length (a body quoting code repeats its
+// words), while the signals below are fixed, and a long issue's lexical
+// noise drowned them.
+const lexTop = 30
+
+func scaleLexical(lex []float64) []float64 {
+	top := 0.0
+	for _, v := range lex {
+		top = max(top, v)
+	}
+	if top <= lexTop {
+		return lex
+	}
+	for i := range lex {
+		lex[i] *= lexTop / top
+	}
+	return lex
 }
 
 // pathSignals boosts files whose path the text names (by suffix: traces

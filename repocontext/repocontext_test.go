@@ -2,11 +2,8 @@ package repocontext
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -30,21 +27,7 @@ func fixture(t *testing.T) (string, *repoindex.Index) {
 	for i := 0; i < 30; i++ {
 		files[fmt.Sprintf("misc/f%02d.go", i)] = fmt.Sprintf("package misc\n\nfunc Helper%02d() {}\n", i)
 	}
-	dir := t.TempDir()
-	for p, c := range files {
-		os.MkdirAll(filepath.Join(dir, filepath.Dir(p)), 0o755)
-		os.WriteFile(filepath.Join(dir, p), []byte(c), 0o644)
-	}
-	for _, args := range [][]string{{"init", "-q"}, {"add", "-A"}, {"-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "x"}} {
-		if out, err := exec.Command("git", append([]string{"-C", dir}, args...)...).CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-	}
-	x, err := repoindex.Open(context.Background(), dir, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return dir, x
+	return repoFrom(t, files)
 }
 
 func bigGo(n int) string {

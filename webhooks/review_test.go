@@ -115,21 +115,12 @@ func TestFeedbackFromNonWritersAndOnOthersPRsIsIgnored(t *testing.T) {
 
 func TestPRCommentMentionAndFix(t *testing.T) {
 	r, fb := feedbackRig()
-	comment := func(id, body, sender string) []byte {
-		return withInstallation(t, fixture(t, "issue_comment.created.json"), func(m map[string]any) {
-			is := m["issue"].(map[string]any)
-			is["number"], is["body"], is["pull_request"] = 12, prBody, map[string]any{"url": "x"}
-			is["user"].(map[string]any)["login"] = "warden-test[bot]"
-			m["comment"].(map[string]any)["body"] = body
-			m["sender"].(map[string]any)["login"] = sender
-		})
-	}
-	r.post(t, "issue_comment", "a", comment("a", "nice work", "alice"), nil)
-	r.post(t, "issue_comment", "b", comment("b", "/warden fix add a test hint", "trudy"), nil)
+	r.post(t, "issue_comment", "a", prComment(t, "nice work", "alice"), nil)
+	r.post(t, "issue_comment", "b", prComment(t, "/warden fix add a test hint", "trudy"), nil)
 	if len(fb.items) != 0 {
 		t.Fatalf("stored %+v", fb.items)
 	}
-	code, _ := r.post(t, "issue_comment", "c", comment("c", "/warden fix add a test hint", "alice"), nil)
+	code, _ := r.post(t, "issue_comment", "c", prComment(t, "/warden fix add a test hint", "alice"), nil)
 	if code != http.StatusAccepted || len(fb.items) != 1 || fb.items[0].Body != "add a test hint" || fb.items[0].Kind != followup.KindComment {
 		t.Fatalf("code %d items %+v", code, fb.items)
 	}

@@ -17,6 +17,11 @@ func TestMergeableNullWaitsThenMerges(t *testing.T) {
 	// check after it, and merge at once.
 	w.Eventually(30*time.Second, w.statusSays(73, "no CI has reported on this head"), "the PR's first evaluation did not run")
 	p := w.Pull()
+	// The look after the PR's opening first (no CI yet): it must not take
+	// one of the null answers, nor see the green check set below.
+	w.Eventually(30*time.Second, func() bool {
+		return strings.Contains(w.CommentWith(73, "<!-- warden:status -->"), "no CI has reported on this head")
+	}, "the PR's first look did not run")
 	w.GH.SetMergeableComputing(repo, p.Number, 2)
 	w.CheckRun(p, "success")
 	w.Eventually(30*time.Second, func() bool {

@@ -8,7 +8,6 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
-	"fmt"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -42,7 +41,13 @@ type result struct {
 }
 
 func loadCorpus(tb testing.TB) []instance {
-	f, err := os.Open("corpus.jsonl")
+	// CORPUS names another corpus file, as for scripts/localization-corpus.sh:
+	// a machine with the mirrors of some repositories only measures those.
+	path := "corpus.jsonl"
+	if p := os.Getenv("CORPUS"); p != "" {
+		path = p
+	}
+	f, err := os.Open(path)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -53,7 +58,7 @@ func loadCorpus(tb testing.TB) []instance {
 	for sc.Scan() {
 		var in instance
 		if err := json.Unmarshal(sc.Bytes(), &in); err != nil {
-			tb.Fatalf("corpus.jsonl: %v", err)
+			tb.Fatalf("%s: %v", path, err)
 		}
 		out = append(out, in)
 	}
@@ -162,61 +167,4 @@ func botContext(tb testing.TB, bot, cache, dir string, in instance) result {
 		}
 	}
 	return r
-}
-
-func recall(want, got []string, n int) float64 {
-	if n > 0 && len(got) > n {
-		got = got[:n]
-	}
-	set := map[string]bool{}
-	for _, g := range got {
-		set[g] = true
-	}
-	hit := 0
-	for _, w := range want {
-		if set[w] {
-			hit++
-		}
-	}
-	return float64(hit) / float64(len(want))
-}
-
-func report(b *testing.B, corpus []instance, systems []string, res map[string][]result, builds map[string]time.Duration, sizes map[string]int) {
-	repos, langs := map[string]bool{}, map[string]int{}
-	for _, in := range corpus {
-		repos[in.Repo] = true
-		langs[in.Lang]++
-	}
-	fmt.Printf("\nlocalization: %d instances from %d repositories %v\n", len(corpus), len(repos), langs)
-	fmt.Printf("%-10s %7s %7s %7s %7s %9s %9s\n", "system", "listed", "top10", "top20", "shown", "tokens", "p50 time")
-	for _, s := range systems {
-		var l, t10, t20, sh float64
-		var toks []int
-		var times []time.Duration
-		for i, in := range corpus {
-			r := res[s][i]
-			l += recall(in.Files, r.listed, 0)
-			t10 += recall(in.Files, r.listed, 10)
-			t20 += recall(in.Files, r.listed, 20)
-			sh += recall(in.Files, r.shown, 0)
-			toks = append(toks, r.tokens)
-			times = append(times, r.took)
-			if s == "context" && testing.Verbose() && recall(in.Files, r.shown, 0) < 1 {
-				fmt.Printf("  miss %s: want %v\n", in.ID, in.Files)
-			}
-		}
-		n := float64(len(corpus))
-		sort.Ints(toks)
-		sort.Slice(times, func(a, b int) bool { return times[a] < times[b] })
-		fmt.Printf("%-10s %7.2f %7.2f %7.2f %7.2f %9d %9s\n", s, l/n, t10/n, t20/n, sh/n, toks[len(toks)/2], times[len(times)/2].Round(time.Millisecond))
-		b.ReportMetric(sh/n, s+"_recall_shown")
-	}
-	var worst time.Duration
-	var worstID string
-	for id, d := range builds {
-		if d > worst {
-			worst, worstID = d, id
-		}
-	}
-	fmt.Printf("index build: slowest %s (%d files) %s\n", worstID, sizes[worstID], worst.Round(time.Millisecond))
 }
