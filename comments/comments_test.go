@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -156,13 +157,15 @@ func (f *fakeIssues) CreateComment(_ context.Context, o, r string, n int, c *git
 	return nc, nil, nil
 }
 func (f *fakeIssues) EditComment(_ context.Context, o, r string, id int64, c *github.IssueComment) (*github.IssueComment, *github.Response, error) {
+	f.writes = append(f.writes, fmt.Sprintf("%s/%s:edit:%d", o, r, id))
 	for _, x := range f.comments {
 		if x.GetID() == id {
 			x.Body = c.Body
+			return x, nil, nil
 		}
 	}
-	f.writes = append(f.writes, fmt.Sprintf("%s/%s:edit:%d", o, r, id))
-	return nil, nil, nil
+	gone := &http.Response{StatusCode: http.StatusNotFound, Request: &http.Request{}}
+	return nil, &github.Response{Response: gone}, &github.ErrorResponse{Response: gone, Message: "Not Found"}
 }
 
 func TestPosterUpsertsByAuthorAndMarker(t *testing.T) {

@@ -25,8 +25,12 @@ func WithNote(body, note string) string {
 
 // StatusNote sets the note at the end of issue n's status comment: why a
 // PR waits, for example. An unchanged note is not written again, so it can
-// be set on every evaluation without notifying anyone.
+// be set on every evaluation without notifying anyone. With a memo that
+// knows the comment it is one edit, or none.
 func (p *Poster) StatusNote(ctx context.Context, owner, repo string, n int, note string) error {
+	if done, err := p.noteKnown(ctx, owner, repo, n, note); done {
+		return err
+	}
 	own, err := p.own(ctx, owner, repo, n)
 	if err != nil {
 		return err

@@ -27,8 +27,10 @@ type Poster struct {
 	// Warden comments while it lives (one attempt): a task then lists the
 	// issue's comments once instead of for every lookup.
 	Remember bool
-	mu       sync.Mutex // a status flush may run beside the attempt
-	mine     map[int][]*github.IssueComment
+	// Memo, when set, follows every status comment write (memo.go).
+	Memo StatusMemo
+	mu   sync.Mutex // a status flush may run beside the attempt
+	mine map[int][]*github.IssueComment
 }
 
 // own lists Warden's own comments on an issue (author == bot), oldest first.
@@ -112,6 +114,7 @@ func (p *Poster) upsertID(ctx context.Context, owner, repo string, n int, existi
 		return existing.GetID(), p.EditComment(ctx, owner, repo, n, existing.GetID(), body)
 	}
 	c, err := p.create(ctx, owner, repo, n, body)
+	p.wrote(ctx, owner, repo, n, c.GetID(), body, err)
 	if err != nil {
 		return 0, err
 	}
@@ -122,7 +125,9 @@ func (p *Poster) upsertID(ctx context.Context, owner, repo string, n int, existi
 // EditComment replaces the body of Warden's comment id on issue n.
 func (p *Poster) EditComment(ctx context.Context, owner, repo string, n int, id int64, body string) error {
 	body = p.clean(body)
-	if _, _, err := p.Client.EditComment(ctx, owner, repo, id, &github.IssueComment{Body: &body}); err != nil {
+	_, _, err := p.Client.EditComment(ctx, owner, repo, id, &github.IssueComment{Body: &body})
+	p.wrote(ctx, owner, repo, n, id, body, err)
+	if err != nil {
 		return fmt.Errorf("edit comment %d on %s/%s#%d: %w", id, owner, repo, n, err)
 	}
 	p.remember(n, &github.IssueComment{ID: github.Int64(id), Body: &body})

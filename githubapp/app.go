@@ -28,6 +28,9 @@ type App struct {
 	installs map[int64]*installation
 	login    string
 	botID    int64
+	// who serializes the first lookups of the App's identity: tasks that
+	// start together (a run and its "queued" update) ask GitHub once.
+	who sync.Mutex
 }
 
 type installation struct {
@@ -106,21 +109,30 @@ func (a *App) Invalidate(id int64) {
 
 // BotLogin is the App's own login (`<slug>[bot]`), from GET /app, cached.
 func (a *App) BotLogin(ctx context.Context) (string, error) {
-	a.mu.Lock()
-	login := a.login
-	a.mu.Unlock()
-	if login != "" {
+	if login, _ := a.identity(); login != "" {
 		return login, nil
+	}
+	a.who.Lock()
+	defer a.who.Unlock()
+	if login, _ := a.identity(); login != "" {
+		return login, nil // another caller asked while this one waited
 	}
 	app, _, err := a.newClient(a.apps).Apps.Get(ctx, "")
 	if err != nil {
 		return "", fmt.Errorf("get app: %w", err)
 	}
-	login = app.GetSlug() + "[bot]"
+	login := app.GetSlug() + "[bot]"
 	a.mu.Lock()
 	a.login = login
 	a.mu.Unlock()
 	return login, nil
+}
+
+// identity is the bot's login and user id as far as they are known.
+func (a *App) identity() (string, int64) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.login, a.botID
 }
 
 // BotID is the user id of the App's bot account, from GET /users/<login>
@@ -128,15 +140,17 @@ func (a *App) BotLogin(ctx context.Context) (string, error) {
 // the login it makes the commit e-mail <id>+<login>@users.noreply.github.com
 // that GitHub links to the App.
 func (a *App) BotID(ctx context.Context, installation int64) (int64, error) {
-	a.mu.Lock()
-	id := a.botID
-	a.mu.Unlock()
-	if id != 0 {
+	if _, id := a.identity(); id != 0 {
 		return id, nil
 	}
 	login, err := a.BotLogin(ctx)
 	if err != nil {
 		return 0, err
+	}
+	a.who.Lock()
+	defer a.who.Unlock()
+	if _, id := a.identity(); id != 0 {
+		return id, nil // another caller asked while this one waited
 	}
 	u, _, err := a.Client(installation).Users.Get(ctx, login)
 	if err != nil {

@@ -163,7 +163,11 @@ func (q *Queue) EnqueuePR(ctx context.Context, p PRPayload) error {
 	if err != nil {
 		return err
 	}
-	if err := q.enqueueOnce(ctx, task); err != nil {
+	enqueue := q.enqueueOnce
+	if coalesces(p) {
+		enqueue = func(ctx context.Context, task *asynq.Task) error { return q.enqueueCoalesced(ctx, task, p) }
+	}
+	if err := enqueue(ctx, task); err != nil {
 		return fmt.Errorf("enqueue pr %s#%d: %w", p.Repo, p.PR, err)
 	}
 	return nil

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/google/go-github/v60/github"
-	"github.com/warden-bot/warden/comments"
 	"github.com/warden-bot/warden/jobs"
 	"github.com/warden-bot/warden/pipeline"
 )
@@ -76,7 +75,7 @@ func (l *Lifecycle) maybeCompleteParent(ctx context.Context, c *github.Client, p
 		return err
 	}
 	h := &pipeline.GitHubHost{Client: c, Owner: owner, Name: name, Number: parent, Prefix: l.Prefix, BotLogin: bot,
-		Poster: &comments.Poster{Client: c.Issues, BotLogin: bot, Redactor: l.Redactor}}
+		Poster: l.poster(c, bot)}
 	if _, err := h.Issue(ctx); err != nil {
 		return err
 	}

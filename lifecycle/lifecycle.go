@@ -47,6 +47,14 @@ type Lifecycle struct {
 	Locks *jobs.Locks
 	// Rules caches each repository's branch rules; nil reads them every time.
 	Rules *branchrules.Reader
+	// Memo knows the status comment each issue has (comments.StatusMemo);
+	// nil lists the issue's comments for every note.
+	Memo comments.StatusMemo
+}
+
+// poster writes Warden's comments as bot through c.
+func (l *Lifecycle) poster(c *github.Client, bot string) *comments.Poster {
+	return &comments.Poster{Client: c.Issues, BotLogin: bot, Redactor: l.Redactor, Memo: l.Memo}
 }
 
 // pr is a Warden pull request as re-read from the API.
@@ -122,7 +130,7 @@ func (l *Lifecycle) issueHost(ctx context.Context, c *github.Client, x *pr) (*pi
 		return nil, err
 	}
 	h := &pipeline.GitHubHost{Client: c, Owner: x.owner, Name: x.name, Number: x.issue, Prefix: l.Prefix, BotLogin: bot,
-		Poster: &comments.Poster{Client: c.Issues, BotLogin: bot, Redactor: l.Redactor}}
+		Poster: l.poster(c, bot)}
 	if _, err := h.Issue(ctx); err != nil {
 		return nil, err
 	}

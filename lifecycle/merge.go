@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/google/go-github/v60/github"
-	"github.com/warden-bot/warden/comments"
 	"github.com/warden-bot/warden/jobs"
 	"github.com/warden-bot/warden/modes"
 	"github.com/warden-bot/warden/pipeline"
@@ -142,14 +141,28 @@ func (l *Lifecycle) reportChecks(ctx context.Context, c *github.Client, x *pr, w
 		return h.State(ctx, pipeline.StateEscalated)
 	}
 	log.Info("checks failed; queuing a fix attempt", "why", why)
-	repo, _, err := c.Repositories.Get(ctx, x.owner, x.name)
+	repo, err := baseRepo(ctx, c, x)
 	if err != nil {
-		return fmt.Errorf("get repo %s/%s: %w", x.owner, x.name, err)
+		return err
 	}
 	if err := l.queueCIFix(ctx, c, x, repo); err != nil { // queued first: a lost reply is retried, a lost fix is not seen
 		return err
 	}
 	return h.Poster.Reply(ctx, x.owner, x.name, x.issue, msg+fmt.Sprintf(" Warden queued fix attempt %d of %d on the same branch.", fixes, l.MaxCheckFixes))
+}
+
+// baseRepo is the PR's repository as the PR read under the lease shows it
+// (its clone URL and default branch), read on its own only when that copy
+// lacks them.
+func baseRepo(ctx context.Context, c *github.Client, x *pr) (*github.Repository, error) {
+	if r := x.GetBase().GetRepo(); r.GetCloneURL() != "" && r.GetDefaultBranch() != "" {
+		return r, nil
+	}
+	repo, _, err := c.Repositories.Get(ctx, x.owner, x.name)
+	if err != nil {
+		return nil, fmt.Errorf("get repo %s/%s: %w", x.owner, x.name, err)
+	}
+	return repo, nil
 }
 
 // repoConfig reads .github/warden.yml from the default branch; a missing
@@ -187,7 +200,7 @@ func (l *Lifecycle) mergeNote(ctx context.Context, c *github.Client, x *pr, note
 	if err != nil {
 		return err
 	}
-	// Only the comments are needed: no issue read, each evaluation is cheap.
-	p := &comments.Poster{Client: c.Issues, BotLogin: bot, Redactor: l.Redactor}
-	return p.StatusNote(ctx, x.owner, x.name, x.issue, note)
+	// Only the comments are needed: no issue read, and with the memo no
+	// listing either (comments.StatusMemo).
+	return l.poster(c, bot).StatusNote(ctx, x.owner, x.name, x.issue, note)
 }

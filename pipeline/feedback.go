@@ -60,8 +60,9 @@ func (h *GitHubHost) knownListing(ctx context.Context) ([]outcome.Record, bool) 
 // swapFresh changes the state label in one call (replacing the issue's
 // labels) when they were read a moment ago (the attempt's first state, just
 // after it read the issue) and another state label must go: a "queued"
-// label becomes "running" for one call instead of two. Later swaps keep
-// add-then-remove, which cannot drop a label someone added meanwhile.
+// label becomes "running" for one call instead of two, and a state already
+// set costs none. Later swaps keep add-then-remove, which cannot drop a
+// label someone added meanwhile.
 func (h *GitHubHost) swapFresh(ctx context.Context, want string) (bool, error) {
 	fresh := h.fresh
 	h.fresh = false
@@ -78,7 +79,9 @@ func (h *GitHubHost) swapFresh(ctx context.Context, want string) (bool, error) {
 		next = append(next, l)
 	}
 	if !stale {
-		return false, nil
+		// Already the state it should be (a settled issue looked at again):
+		// no call at all.
+		return slices.Contains(next, want), nil
 	}
 	if !slices.Contains(next, want) {
 		next = append(next, want)

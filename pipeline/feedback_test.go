@@ -15,8 +15,8 @@ import (
 	"github.com/warden-bot/warden/comments"
 )
 
-// fakeIssueAPI serves one issue with a human's "bug" label, the mode label,
-// warden:queued and one comment (Warden's queued status, id 55), and
+// fakeIssueAPI serves one issue with its labels (a human's "bug" label, the
+// mode label, warden:queued in the first test) and one comment (Warden's queued status, id 55), and
 // records every call.
 type fakeIssueAPI struct {
 	mu     sync.Mutex
@@ -38,7 +38,11 @@ func (f *fakeIssueAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	switch {
 	case r.Method == "GET" && r.URL.Path == "/repos/o/r/issues/3":
-		json.NewEncoder(w).Encode(map[string]any{"number": 3, "state": "open", "comments": 1, "labels": []map[string]string{{"name": "bug"}, {"name": "warden:maintenance"}, {"name": "warden:queued"}}})
+		var ls []map[string]string
+		for _, l := range f.labels {
+			ls = append(ls, map[string]string{"name": l})
+		}
+		json.NewEncoder(w).Encode(map[string]any{"number": 3, "state": "open", "comments": 1, "labels": ls})
 	case r.Method == "PUT":
 		json.Unmarshal(body, &f.labels)
 		labels()
@@ -100,5 +104,51 @@ func TestRunReusesWhatTheQueuedUpdateWrote(t *testing.T) {
 	}
 	if got := strings.Join(api.labels, ","); got != "bug,warden:maintenance,priority,warden:pr-open" {
 		t.Errorf("labels %s", got)
+	}
+}
+
+// A settled issue looked at again (a late event about its merged PR) is
+// read, and its state label, already the one wanted, is not written.
+func TestStateAlreadySetCostsNoCall(t *testing.T) {
+	api := &fakeIssueAPI{labels: []string{"bug", "warden:maintenance", "warden:completed"}}
+	srv := httptest.NewServer(api)
+	defer srv.Close()
+	client := github.NewClient(nil)
+	client.BaseURL, _ = url.Parse(srv.URL + "/")
+	h := &GitHubHost{Client: client, Owner: "o", Name: "r", Number: 3, Prefix: "warden", BotLogin: "warden[bot]"}
+	ctx := context.Background()
+	if _, err := h.Issue(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.State(ctx, StateCompleted); err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(api.calls, " "); got != "GET 3" {
+		t.Errorf("calls %q, want only the issue read", got)
+	}
+}
+
+// A run reads its issue under the status lock, so a "queued" update (which
+// writes its comment and label under that lock) is seen whole or not at all.
+func TestRunReadsTheIssueUnderTheStatusLock(t *testing.T) {
+	api := &fakeIssueAPI{labels: []string{"warden:maintenance"}}
+	var events []string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		events = append(events, r.Method)
+		api.ServeHTTP(w, r)
+	}))
+	defer srv.Close()
+	client := github.NewClient(nil)
+	client.BaseURL, _ = url.Parse(srv.URL + "/")
+	h := &GitHubHost{Client: client, Owner: "o", Name: "r", Number: 3, Prefix: "warden", BotLogin: "warden[bot]",
+		StatusLock: func(context.Context) func() {
+			events = append(events, "lock")
+			return func() { events = append(events, "unlock") }
+		}}
+	if _, err := h.Issue(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(events, " "); got != "lock GET unlock" {
+		t.Fatalf("events %q, want the read inside the lock", got)
 	}
 }

@@ -51,8 +51,14 @@ type GitHubHost struct {
 
 func (h *GitHubHost) repo() string { return h.Owner + "/" + h.Name }
 
-// Issue re-reads the issue.
+// Issue re-reads the issue. A run reads it under the status lock: a
+// "queued" update is then seen whole (its comment and its label) or not at
+// all, since it writes nothing once the run holds the issue; a read between
+// its two writes cost the run a label call.
 func (h *GitHubHost) Issue(ctx context.Context) (IssueInfo, error) {
+	if h.StatusLock != nil {
+		defer h.StatusLock(ctx)()
+	}
 	is, _, err := h.Client.Issues.Get(ctx, h.Owner, h.Name, h.Number)
 	if err != nil {
 		return IssueInfo{}, fmt.Errorf("get issue %s#%d: %w", h.repo(), h.Number, err)

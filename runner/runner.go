@@ -34,6 +34,8 @@ type Hosts struct {
 	// GitHubURL is GitHub's web root (WARDEN_GITHUB_URL): clones and pushes
 	// go to <GitHubURL><owner>/<name>.git and nowhere else.
 	GitHubURL string
+	// Memo follows the status comment's writes for the lifecycle's notes.
+	Memo comments.StatusMemo
 }
 
 // Host builds the GitHub host for one issue. The payload's clone URL is
@@ -60,7 +62,7 @@ func (h *Hosts) Host(ctx context.Context, repo string, inst int64, issue int, _,
 	return &pipeline.GitHubHost{
 		Client: client, Owner: owner, Name: name, Number: issue, Prefix: h.Prefix,
 		BotLogin: login, BotID: botID, CloneURL: cloneURL, Base: base,
-		Poster: &comments.Poster{Client: client.Issues, BotLogin: login, Redactor: h.Redactor},
+		Poster: &comments.Poster{Client: client.Issues, BotLogin: login, Redactor: h.Redactor, Memo: h.Memo},
 		Token:  func(ctx context.Context) (string, error) { return h.App.Token(ctx, inst) },
 	}, nil
 }

@@ -52,10 +52,12 @@ func (a *app) startWorker(ctx context.Context) (*jobs.Server, error) {
 	p.OnTerminal = sys.OnTerminal
 	go sys.RetryPending(ctx, 10*time.Second)
 	locks, ids := jobs.NewLocks(a.backend.RDB, jobs.RunLockTTL), jobs.NewStatusIDs(a.backend.RDB)
+	memo := jobs.NewStatusMemo(a.backend.RDB)
+	hosts.Memo = memo
 	fu := &followup.Runner{Store: followup.NewStore(a.backend.RDB), Attempt: p.Attempt, Next: a.queue.EnqueueNext, Reevaluate: a.queue.EnqueuePR, Prefix: a.cfg.LabelPrefix, Log: a.log}
 	life := &lifecycle.Lifecycle{App: a.gh, Queue: a.queue, Links: jobs.NewLinks(a.backend.RDB), Counter: jobs.NewCounter(a.backend.RDB),
 		Prefix: a.cfg.LabelPrefix, Redactor: redactor, Log: a.log, MaxCheckFixes: 2, Followups: fu.Store, Locks: locks,
-		Rules: &branchrules.Reader{}}
+		Rules: &branchrules.Reader{}, Memo: memo}
 	fu.Lease = life.PushLease
 	w := &jobs.Worker{
 		Pipeline: &runner.Runner{Hosts: hosts, Pipeline: p, Locks: locks, Log: a.log, Followups: fu, IDs: ids},
