@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"sync"
@@ -160,6 +161,16 @@ func limitMain(args []string) int {
 	if len(groups) > 0 {
 		caps = nil // outside the sandbox: the caps are set inside
 	}
+	argv := args[i+1:]
+	path, err := exec.LookPath(argv[0])
+	if err != nil {
+		return fail(err)
+	}
+	env := os.Environ()
+	// Nothing may need new memory once the data cap is set: the Go runtime
+	// crashes, rather than fails, when it cannot grow its heap (a GC cycle
+	// under a small cap segfaulted the limiter), so none runs from here on.
+	debug.SetGCPercent(-1)
 	for _, c := range caps {
 		var cur unix.Rlimit
 		if err := unix.Getrlimit(c.res, &cur); err != nil {
@@ -170,12 +181,7 @@ func limitMain(args []string) int {
 			return fail(fmt.Errorf("setrlimit %d: %w", c.res, err))
 		}
 	}
-	argv := args[i+1:]
-	path, err := exec.LookPath(argv[0])
-	if err != nil {
-		return fail(err)
-	}
-	return fail(syscall.Exec(path, argv, os.Environ()))
+	return fail(syscall.Exec(path, argv, env))
 }
 
 // hit names the caps a finished command hit: disk and file size from the
