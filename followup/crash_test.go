@@ -184,7 +184,7 @@ func TestFollowupKeyLifetimes(t *testing.T) {
 	if ttl := w.store.rdb.TTL(ctx, key(crashRepo, w.pr, "pending")).Val(); ttl <= 0 {
 		t.Fatalf("requeued feedback has no lifetime (ttl %v): the PR would stay busy for good", ttl)
 	}
-	if _, err := w.store.Hold(ctx, crashRepo, w.pr, "bob"); err != nil {
+	if _, err := w.store.HoldSince(ctx, crashRepo, w.pr, "bob", time.Time{}); err != nil {
 		t.Fatal(err)
 	}
 	if ttl := w.store.rdb.TTL(ctx, key(crashRepo, w.pr, "hold")).Val(); ttl != -1 {

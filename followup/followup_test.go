@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/redis/go-redis/v9"
 	"github.com/warden-bot/warden/test/harness"
@@ -99,16 +100,16 @@ func TestStoreDrainsOnceAndDropsLateCopies(t *testing.T) {
 	if n, _ := s.Used(ctx, repo, 5); n != 1 {
 		t.Fatalf("used = %d", n)
 	}
-	if fresh, _ := s.Hold(ctx, repo, 5, "alice"); !fresh {
+	if fresh, _ := s.HoldSince(ctx, repo, 5, "alice", time.Time{}); !fresh {
 		t.Fatal("first hold not fresh")
 	}
-	if fresh, _ := s.Hold(ctx, repo, 5, "bob"); fresh {
+	if fresh, _ := s.HoldSince(ctx, repo, 5, "bob", time.Time{}); fresh {
 		t.Fatal("second hold said fresh: the notice would be posted twice")
 	}
 	if by, _ := s.Held(ctx, repo, 5); by != "alice" {
 		t.Fatalf("held by %q", by)
 	}
-	_ = s.Release(ctx, repo, 5)
+	_, _ = s.ReleaseIfBefore(ctx, repo, 5, time.Time{})
 	if by, _ := s.Held(ctx, repo, 5); by != "" {
 		t.Fatal("hold not released")
 	}

@@ -31,7 +31,9 @@ return 1`)
 
 // HoldSince records that by pushed to the branch at at (GitHub's time;
 // zero when unknown); it reports whether the hold is new (so Warden says
-// so once). Later pushes move the hold's time forward.
+// so once). Later pushes move the hold's time forward. A hold has no
+// lifetime: only a writer's `/warden retry` or the PR's closing (Forget)
+// lifts it, never the clock.
 func (s *Store) HoldSince(ctx context.Context, repo string, pr int, by string, at time.Time) (bool, error) {
 	n, err := holdScript.Run(ctx, s.rdb, []string{key(repo, pr, "hold"), key(repo, pr, "hold-at")}, by, unix(at)).Int()
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/warden-bot/warden/comments"
 	"github.com/warden-bot/warden/jobs"
@@ -34,7 +35,7 @@ func TestIssueRunContinuesItsOpenPR(t *testing.T) {
 		t.Fatalf("the run does not continue the PR's head: resume %+v, expect %q (head %s)", tk.Resume, w.host.Expect, w.head)
 	}
 
-	if _, err := w.store.Hold(ctx, crashRepo, w.pr, "bob"); err != nil {
+	if _, err := w.store.HoldSince(ctx, crashRepo, w.pr, "bob", time.Time{}); err != nil {
 		t.Fatal(err)
 	}
 	tk = pipeline.Task{Repo: crashRepo, Issue: 3}

@@ -191,13 +191,6 @@ func (s *Store) Unuse(ctx context.Context, repo string, pr int) error {
 	return nil
 }
 
-// Hold is HoldSince without the push's time. A hold has no lifetime: only
-// a writer's `/warden retry` or the PR's closing (Forget) lifts it, never
-// the clock.
-func (s *Store) Hold(ctx context.Context, repo string, pr int, by string) (bool, error) {
-	return s.HoldSince(ctx, repo, pr, by, time.Time{})
-}
-
 // Held returns who pushed to the branch, or "" when Warden may change it.
 func (s *Store) Held(ctx context.Context, repo string, pr int) (string, error) {
 	by, err := s.rdb.Get(ctx, key(repo, pr, "hold")).Result()
@@ -208,14 +201,6 @@ func (s *Store) Held(ctx context.Context, repo string, pr int) (string, error) {
 		return "", fmt.Errorf("read hold of %s#%d: %w", repo, pr, err)
 	}
 	return by, nil
-}
-
-// Release lifts a hold (`/warden retry` from a writer).
-func (s *Store) Release(ctx context.Context, repo string, pr int) error {
-	if err := s.rdb.Del(ctx, key(repo, pr, "hold"), key(repo, pr, "hold-at")).Err(); err != nil {
-		return fmt.Errorf("release hold of %s#%d: %w", repo, pr, err)
-	}
-	return nil
 }
 
 // SetIssuePR remembers the open PR an issue's attempt released, so a later
