@@ -37,8 +37,17 @@ func periphery(p string) string {
 		return "man"
 	}
 	for _, seg := range strings.Split(path.Dir(p), "/") {
-		if w, ok := peripheries[strings.ToLower(seg)]; ok {
+		seg = strings.ToLower(seg)
+		if w, ok := peripheries[seg]; ok {
 			return w
+		}
+		// A compound name ("xdocs-examples", "api_docs") is peripheral
+		// by its parts; "site" and "man" are not parts that say so
+		// ("site-packages", "man-in-the-middle").
+		for _, part := range strings.FieldsFunc(seg, func(r rune) bool { return r == '-' || r == '_' || r == '.' }) {
+			if w, ok := peripheries[part]; ok && part != seg && part != "site" && w != "man" {
+				return w
+			}
 		}
 	}
 	return ""
@@ -83,7 +92,6 @@ func demotePeriphery(x *repoindex.Index, q Query, s []Scored) {
 // templates make reporters write "I have read the documentation", and "for
 // example" is prose, yet the fix of such an issue is in the code.
 func names(q Query, w string) bool {
-	title, _, _ := strings.Cut(q.Text, "\n\n")
 	re := mentions[w]
-	return re.MatchString(strings.ToLower(title)) || len(re.FindAllStringIndex(strings.ToLower(q.Text), 2)) > 1
+	return re.MatchString(strings.ToLower(q.Title())) || len(re.FindAllStringIndex(strings.ToLower(q.Text), 2)) > 1
 }

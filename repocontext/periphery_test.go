@@ -48,6 +48,8 @@ func TestPeriphery(t *testing.T) {
 		"doc/guide.md": "doc", "docs/api/x.go": "doc", "shell/completions/_fzf": "completion", "man/man1/fzf.1": "man",
 		"fzf.1.txt": "man", "samples/a.py": "sample", "examples/b/main.rs": "example", "src/main.rs": "", "src/example.go": "",
 		"documentation.go": "", "packages/website/src/components/lib/markdown.ts": "doc", "src/xdocs/config.xml": "doc",
+		"src/xdocs-examples/java/org/Example1.java": "doc", "api_docs/x.py": "doc", "lib/site-packages/x.py": "",
+		"src/man-in-the-middle/proxy.go": "",
 	} {
 		if got := periphery(p); got != want {
 			t.Errorf("periphery(%s) = %q, want %q", p, got, want)

@@ -75,6 +75,12 @@ func NewQuery(title, body string) Query {
 	return q
 }
 
+// Title is the title, the first part of Text.
+func (q Query) Title() string {
+	title, _, _ := strings.Cut(q.Text, "\n\n")
+	return title
+}
+
 // splitScripts puts a space where CJK text meets other letters or digits:
 // Chinese, Japanese and Korean put no space between words, so an issue's
 // "failback负载模式下" would otherwise be one term that no code contains,

@@ -2,7 +2,6 @@ package repocontext
 
 import (
 	"math"
-	"path"
 	"sort"
 	"strings"
 
@@ -73,6 +72,7 @@ func Rank(x *repoindex.Index, q Query) []Scored {
 	}
 	pathSignals(x, q, s)
 	defSignals(x, q, s)
+	scopeSignals(x, q, s)
 	literalSignals(x, q, s)
 	for i := range s {
 		s[i].Score *= kindFactor[x.Files[i].Kind]
@@ -110,15 +110,22 @@ func scaleLexical(lex []float64) []float64 {
 
 // pathSignals boosts files whose path the text names (by suffix: traces
 // carry module prefixes) and, a little, the files of directories it names.
+// A name that many files end with ("module-info.java", "mod.rs",
+// "__init__.py") points at none of them: its weight is shared.
 func pathSignals(x *repoindex.Index, q Query, s []Scored) {
+	var match []int
 	for _, ref := range q.Paths {
 		p := ref.Path
+		match = match[:0]
 		for i, f := range x.Files {
 			if f.Path == p || strings.HasSuffix("/"+p, "/"+f.Path) || strings.HasSuffix(f.Path, "/"+p) {
-				s[i].Score += wPath
-				if ref.Line > 0 && ref.Line <= f.Lines {
-					s[i].Score += wTraceLine
-				}
+				match = append(match, i)
+			}
+		}
+		for _, i := range match {
+			s[i].Score += wPath / float64(len(match))
+			if ref.Line > 0 && ref.Line <= x.Files[i].Lines {
+				s[i].Score += wTraceLine / float64(len(match))
 			}
 		}
 	}
@@ -183,43 +190,6 @@ func literalSignals(x *repoindex.Index, q Query, s []Scored) {
 			s[fi].Score += w
 		}
 	}
-}
-
-// testsToCode gives the code a test file tests part of the test's score:
-// an issue often reads like a failing test, but the fix is in the code.
-func testsToCode(x *repoindex.Index, s []Scored) {
-	add := make([]float64, len(s))
-	for i, f := range x.Files {
-		if f.Kind != repoindex.Test || s[i].Score <= 0 {
-			continue
-		}
-		if j := x.Lookup(testedPath(f.Path)); j >= 0 && j != i {
-			add[j] += wTestToCode * s[i].Score / kindFactor[repoindex.Test]
-		}
-	}
-	for i := range s {
-		s[i].Score += add[i] * kindFactor[x.Files[i].Kind]
-	}
-}
-
-// testedPath names the file a test file tests, by convention.
-func testedPath(p string) string {
-	dir, base := path.Split(p)
-	switch {
-	case strings.HasSuffix(base, "_test.go"):
-		return dir + strings.TrimSuffix(base, "_test.go") + ".go"
-	case strings.HasPrefix(base, "test_") && strings.HasSuffix(base, ".py"):
-		return dir + strings.TrimPrefix(base, "test_")
-	case strings.HasSuffix(base, "_test.py"):
-		return dir + strings.TrimSuffix(base, "_test.py") + ".py"
-	case strings.Contains(base, ".test."):
-		return dir + strings.Replace(base, ".test.", ".", 1)
-	case strings.Contains(base, ".spec."):
-		return dir + strings.Replace(base, ".spec.", ".", 1)
-	case strings.HasSuffix(base, "Test.java"):
-		return dir + strings.TrimSuffix(base, "Test.java") + ".java"
-	}
-	return p
 }
 
 func uniq(xs []int) []int {

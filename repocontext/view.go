@@ -119,7 +119,7 @@ func (w *writer) files(ranked []Scored) {
 			contents++
 			w.content(f, s, min(w.left/(w.o.Contents-contents+2), 3000))
 		case w.left > 150 && len(w.shown) < 60:
-			w.outline(f, s)
+			w.outline(f, s, len(w.shown) < outlinesInFull)
 		case w.left > 12 && listed < 40:
 			listed++
 			line := "- " + f.Path + "\n"
@@ -141,7 +141,7 @@ func (w *writer) content(f repoindex.File, s Scored, budget int) {
 	var b strings.Builder
 	fmt.Fprintf(&b, "\n### %s (%d lines%s)\n", f.Path, f.Lines, kindNote(f))
 	if !whole {
-		b.WriteString(outlineText(f, src, s.Hits, 30))
+		b.WriteString(outlineText(f, src, s.Hits, 30, sigWidth))
 		b.WriteString("Excerpt (the file's head and the definitions the issue names):\n")
 	}
 	fmt.Fprintf(&b, "```\n%s```\n", data(text))
@@ -149,12 +149,28 @@ func (w *writer) content(f repoindex.File, s Scored, budget int) {
 	w.shown = append(w.shown, Shown{Path: f.Path, Outline: !whole, Content: true})
 }
 
-func (w *writer) outline(f repoindex.File, s Scored) {
+// The best files get a full outline; those further down a short one, the
+// few definitions that say what they hold (the named ones first) with
+// their signatures cut shorter. A 25-line outline of every file let a
+// repository of large files show 16 of them, and the fix's file, ranked
+// 20th to 40th, was only listed by its path (issue #30).
+const (
+	outlinesInFull = 6   // shown files, contents included, whose outline is full
+	shortDefs      = 6   // definitions in a short outline
+	sigWidth       = 110 // bytes of a signature line in a full outline
+	shortSigWidth  = 72  // and in a short one
+)
+
+func (w *writer) outline(f repoindex.File, s Scored, full bool) {
 	src, _ := w.o.Read(f.Path)
 	head := fmt.Sprintf("\n### %s (%d lines%s)\n", f.Path, f.Lines, kindNote(f))
-	body := outlineText(f, src, s.Hits, 25)
+	limit, width := 25, sigWidth
+	if !full {
+		limit, width = shortDefs, shortSigWidth
+	}
+	body := outlineText(f, src, s.Hits, limit, width)
 	if Tokens(head+body) > w.left {
-		body = outlineText(f, src, s.Hits, 6)
+		body = outlineText(f, src, s.Hits, 6, shortSigWidth)
 	}
 	w.add(head + body)
 	w.shown = append(w.shown, Shown{Path: f.Path, Outline: true})
@@ -171,12 +187,12 @@ func kindNote(f repoindex.File) string {
 // Outline lists up to limit definitions of a file with their line ranges
 // and signature lines.
 func Outline(defs []repoindex.Def, src []byte, limit int) string {
-	return outlineText(repoindex.File{Defs: defs}, src, nil, limit)
+	return outlineText(repoindex.File{Defs: defs}, src, nil, limit, sigWidth)
 }
 
 // outlineText lists up to limit definitions with their line ranges and
-// signature lines, those the issue names first kept.
-func outlineText(f repoindex.File, src []byte, hits []string, limit int) string {
+// signature lines (cut at width bytes), those the issue names first kept.
+func outlineText(f repoindex.File, src []byte, hits []string, limit, width int) string {
 	if len(f.Defs) == 0 {
 		return ""
 	}
@@ -191,8 +207,8 @@ func outlineText(f repoindex.File, src []byte, hits []string, limit int) string 
 		if d.Start-1 < len(lines) {
 			sig = strings.TrimSpace(lines[d.Start-1])
 		}
-		if len(sig) > 110 {
-			sig = sig[:110] + "…"
+		if len(sig) > width {
+			sig = strings.ToValidUTF8(sig[:width], "") + "…"
 		}
 		fmt.Fprintf(&b, "  %d-%d %s\n", d.Start, d.End, sig)
 	}
