@@ -40,8 +40,8 @@ func scanDefs(lang string, src []byte) []Def {
 			continue
 		}
 		s.closeTo(l)
-		if name, kind, ok := match(l.text, l.indent > 0); ok {
-			s.push(l, name, kind)
+		if name, kind, ok := match(l.text, l.indent > 0); ok && s.fits(kind) {
+			s.push(l, strings.TrimSuffix(kind, "?"), name)
 		}
 		s.annotated(lang, l)
 		s.last = l.n
@@ -93,7 +93,7 @@ func (s *scanner) inString(l line) bool {
 	return s.str
 }
 
-func (s *scanner) push(l line, name, kind string) {
+func (s *scanner) push(l line, kind, name string) {
 	parent := ""
 	if k := len(s.open); k > 0 {
 		parent = s.defs[s.open[k-1].i].Name
@@ -110,6 +110,16 @@ func (s *scanner) push(l line, name, kind string) {
 	name = strings.Clone(name)
 	s.defs = append(s.defs, Def{Name: name, Kind: kind, Parent: parent, Start: start})
 	s.open = append(s.open, struct{ i, indent int }{len(s.defs) - 1, l.indent})
+}
+
+// fits reports whether a definition of kind may open here: a class
+// member only directly inside a class.
+func (s *scanner) fits(kind string) bool {
+	if kind != classMember {
+		return true
+	}
+	k := len(s.open)
+	return k > 0 && s.defs[s.open[k-1].i].Kind == "class"
 }
 
 // closeTo ends the open definitions that l, indented no deeper, does not

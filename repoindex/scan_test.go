@@ -105,8 +105,15 @@ export class Reader extends Base {
   }
   #close() {
   }
+  constructor(
+    private readonly path: string,
+  ) {
+    expect(
+      path,
+    );
+  }
 }
-`, "Options:interface:1-1 Handler:type:2-2 load:func:4-6 parse:func:9-15 Reader:class:17-23 next:method:18-20:Reader close:method:21-22:Reader"},
+`, "Options:interface:1-1 Handler:type:2-2 load:func:4-6 parse:func:9-15 Reader:class:17-30 next:method:18-20:Reader close:method:21-22:Reader constructor:method:23-29:Reader"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			if got := defsOf(scanDefs(c.lang, []byte(c.src))); got != c.want {

@@ -7,6 +7,10 @@ var scriptMods = set("export", "default", "declare", "abstract", "async", "publi
 
 var scriptKinds = map[string]string{"class": "class", "interface": "interface", "enum": "enum"}
 
+// classMember is the kind of a definition that is one only directly in a
+// class's body (elsewhere the same line is a call).
+const classMember = "method?"
+
 // notMethods are words that open a block the way a method does.
 var notMethods = set("if", "for", "while", "switch", "catch", "function", "return", "with", "else", "do", "try", "await", "new", "typeof", "yield", "throw")
 
@@ -85,6 +89,9 @@ func methodDef(t string) (string, string, bool) {
 	}
 	after = strings.TrimPrefix(after, "?")
 	after = skipAngles(after)
+	if after == "(" { // parameters on the lines after: a method only in a class body
+		return n, classMember, true
+	}
 	if !strings.HasPrefix(after, "(") || !strings.HasSuffix(after, "{") ||
 		strings.Contains(after, "=>") || strings.Contains(after, "function") {
 		return "", "", false
