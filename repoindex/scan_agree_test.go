@@ -25,48 +25,77 @@ func BenchmarkScanAgreement(b *testing.B) {
 	if _, err := os.Stat(root); err != nil {
 		b.Fatalf("no trees at %s (run scripts/localization-corpus.sh or set WARDEN_BENCH_SCAN_DIR): %v", root, err)
 	}
-	type tally struct {
-		ts, scan, both   int
-		tsTime, scanTime time.Duration
-	}
 	by := map[string]*tally{}
 	for range b.N {
 		clear(by)
-		_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-			lang := Language(p)
-			if err != nil || d.IsDir() || scanners[lang] == nil || strings.Contains(p, "/.git/") {
-				return nil
-			}
-			src, err := os.ReadFile(p)
-			if err != nil || len(src) > maxParsed {
-				return nil
-			}
-			t := by[lang]
-			if t == nil {
-				t = &tally{}
-				by[lang] = t
-			}
-			t0 := time.Now()
-			want := names(otherDefs(lang, src))
-			t.tsTime += time.Since(t0)
-			t0 = time.Now()
-			got := names(scanDefs(lang, src))
-			t.scanTime += time.Since(t0)
-			for n, k := range want {
-				t.both += min(k, got[n])
-				t.ts += k
-			}
-			for _, k := range got {
-				t.scan += k
-			}
-			return nil
-		})
+		for _, tree := range onePerRepository(b, root) {
+			walkAgreement(tree, by)
+		}
 	}
 	for lang, t := range by {
 		b.ReportMetric(float64(t.both)/float64(max(t.ts, 1)), lang+"-recall")
 		b.ReportMetric(float64(t.both)/float64(max(t.scan, 1)), lang+"-precision")
 		b.ReportMetric(float64(t.tsTime)/float64(max(t.scanTime, 1)), lang+"-treesitter/scan")
 	}
+}
+
+type tally struct {
+	ts, scan, both   int
+	tsTime, scanTime time.Duration
+}
+
+// onePerRepository is the first tree of each repository under root (the
+// corpus has a tree per issue, <owner>-<name>-<issue>).
+func onePerRepository(b *testing.B, root string) []string {
+	entries, err := os.ReadDir(root)
+	if err != nil {
+		b.Fatal(err)
+	}
+	seen := map[string]bool{}
+	var trees []string
+	for _, e := range entries {
+		repo := e.Name()
+		if i := strings.LastIndexByte(repo, '-'); i > 0 {
+			repo = repo[:i]
+		}
+		if e.IsDir() && !seen[repo] {
+			seen[repo] = true
+			trees = append(trees, filepath.Join(root, e.Name()))
+		}
+	}
+	return trees
+}
+
+func walkAgreement(root string, by map[string]*tally) {
+	_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		lang := Language(p)
+		if err != nil || d.IsDir() || scanners[lang] == nil || strings.Contains(p, "/.git/") {
+			return nil
+		}
+		src, err := os.ReadFile(p)
+		if err != nil || len(src) > maxParsed {
+			return nil
+		}
+		t := by[lang]
+		if t == nil {
+			t = &tally{}
+			by[lang] = t
+		}
+		t0 := time.Now()
+		want := names(otherDefs(lang, src))
+		t.tsTime += time.Since(t0)
+		t0 = time.Now()
+		got := names(scanDefs(lang, src))
+		t.scanTime += time.Since(t0)
+		for n, k := range want {
+			t.both += min(k, got[n])
+			t.ts += k
+		}
+		for _, k := range got {
+			t.scan += k
+		}
+		return nil
+	})
 }
 
 // names counts definitions by name, generic arguments left out (tree-sitter
