@@ -83,16 +83,7 @@ func skipAnnotations(t string) string {
 			_, rest = word(rest[1:])
 		}
 		if strings.HasPrefix(rest, "(") {
-			depth := 0
-			k := strings.IndexFunc(rest, func(r rune) bool {
-				switch r {
-				case '(':
-					depth++
-				case ')':
-					depth--
-				}
-				return depth == 0
-			})
+			k := closing(rest, '(', ')')
 			if k < 0 {
 				return ""
 			}

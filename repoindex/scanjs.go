@@ -64,7 +64,7 @@ func arrowDef(rest string) (string, string, bool) {
 	case strings.HasPrefix(v, "(") || strings.HasPrefix(v, "<"):
 		// The arrow follows the parameters: `(a) => …`, `(a): T => …`,
 		// not `(a || b).map(x => …)`.
-		if end := closing(v); end >= 0 {
+		if end := closing(v, '(', ')'); end >= 0 {
 			rest := strings.TrimLeft(v[end+1:], " \t")
 			return n, "func", strings.HasPrefix(rest, "=>") || strings.HasPrefix(rest, ":") && strings.Contains(rest, "=>")
 		}
@@ -98,7 +98,7 @@ func methodDef(t string) (string, string, bool) {
 	}
 	// The parameters close before the body opens, a return type between:
 	// `f({` is a call with an object.
-	end := closing(after)
+	end := closing(after, '(', ')')
 	if end < 0 {
 		return "", "", false
 	}
@@ -106,15 +106,15 @@ func methodDef(t string) (string, string, bool) {
 	return n, "method", rest == "" || strings.HasPrefix(rest, ":")
 }
 
-// closing is the index of the parenthesis closing s's first one, -1 when
-// it does not close on this line.
-func closing(s string) int {
+// closing is the index of the bracket that closes s's first open one
+// (open and shut name the pair), -1 when it does not close on this line.
+func closing(s string, open, shut byte) int {
 	depth := 0
 	for i := 0; i < len(s); i++ {
 		switch s[i] {
-		case '(':
+		case open:
 			depth++
-		case ')':
+		case shut:
 			if depth--; depth == 0 {
 				return i
 			}

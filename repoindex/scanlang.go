@@ -110,16 +110,8 @@ func skipAngles(s string) string {
 	if !strings.HasPrefix(s, "<") {
 		return s
 	}
-	depth := 0
-	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case '<':
-			depth++
-		case '>':
-			if depth--; depth == 0 {
-				return strings.TrimLeft(s[i+1:], " \t")
-			}
-		}
+	if i := closing(s, '<', '>'); i >= 0 {
+		return strings.TrimLeft(s[i+1:], " \t")
 	}
 	return s
 }
