@@ -40,9 +40,9 @@ var notScope = map[string]bool{
 	"typo": true, "critical": true, "urgent": true, "important": true, "note": true, "update": true, "new": true,
 }
 
-// Scopes are the components the title names: its "scope:" prefix, a
+// scopes are the components the title names: its "scope:" prefix, a
 // conventional commit's "type(scope):", and bracketed words.
-func Scopes(title string) []string {
+func scopes(title string) []string {
 	var out []string
 	add := func(s string) {
 		s = strings.Trim(s, "./-_")
@@ -72,7 +72,7 @@ func normScope(s string) string {
 // ("no-unused-vars.ts", "IndentationCheck.java": the name, or the name and
 // one more word) and, less, the files under a directory of that name.
 func scopeSignals(x *repoindex.Index, q Query, s []Scored) {
-	for _, sc := range Scopes(q.Title()) {
+	for _, sc := range scopes(q.Title()) {
 		want := normScope(sc)
 		var named, under []int
 		for i, f := range x.Files {

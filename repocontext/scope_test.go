@@ -17,8 +17,8 @@ func TestScopesOfTitle(t *testing.T) {
 		"`meta: end_host` returns `rc=2` when run in a rescue block":               "",
 		"Aliases with .htm extension are published to the wrong path":              "",
 	} {
-		if got := strings.Join(Scopes(title), ","); got != want {
-			t.Errorf("Scopes(%q) = %q, want %q", title, got, want)
+		if got := strings.Join(scopes(title), ","); got != want {
+			t.Errorf("scopes(%q) = %q, want %q", title, got, want)
 		}
 	}
 }
