@@ -140,3 +140,22 @@ func TestChangesFromOneDiff(t *testing.T) {
 		t.Fatalf("changes:\n%+v\nwant:\n%+v", got, want)
 	}
 }
+
+// An added line that starts with "++" is an added line: the patch's
+// "+++ b/…" header is told apart by position (before the first hunk), not
+// by its first characters, so a secret behind "++" is still seen.
+func TestAddedLinesStartingWithPlusPlusAreScanned(t *testing.T) {
+	_, url := gitfixture.NewRepo(t, map[string]string{"notes.md": "# Notes\n"})
+	w := prepare(t, newManager(t), url, "plusplus")
+	os.WriteFile(filepath.Join(w.Dir, "notes.md"), []byte("# Notes\n++ghp_abcdefghijklmnopqrstuvwxyz0123\n"), 0o644)
+	changes, err := w.Changes(context.Background())
+	if err != nil || len(changes) != 1 {
+		t.Fatalf("changes = %+v, %v", changes, err)
+	}
+	if want := []string{"++ghp_abcdefghijklmnopqrstuvwxyz0123"}; !reflect.DeepEqual(changes[0].AddedText, want) {
+		t.Fatalf("added text %q, want %q", changes[0].AddedText, want)
+	}
+	if guards.CheckDiff(changes, guards.Limits{}) == nil {
+		t.Fatal("a secret behind \"++\" passed the guards")
+	}
+}

@@ -101,12 +101,26 @@ func (w *Worktree) fill(ctx context.Context, env []string, c *guards.Change, n n
 	}
 	if !c.Binary && c.Size <= MaxRead {
 		patch, _ := w.git(ctx, "", env, "diff", "--no-ext-diff", "--no-textconv", "--cached", "-U0", "--no-color", w.BaseSHA, "--", c.Path)
-		for _, l := range strings.Split(patch, "\n") {
-			if strings.HasPrefix(l, "+") && !strings.HasPrefix(l, "+++") {
-				c.AddedText = append(c.AddedText, l[1:])
-			}
+		c.AddedText = addedLines(patch)
+	}
+}
+
+// addedLines are the lines a -U0 patch adds: every "+" line after the
+// first hunk header. The "+++ b/…" header comes before it; an added line
+// that itself starts with "++" is an added line all the same, scanned for
+// secrets like any other.
+func addedLines(patch string) []string {
+	var out []string
+	inHunk := false
+	for _, l := range strings.Split(patch, "\n") {
+		switch {
+		case strings.HasPrefix(l, "@@"):
+			inHunk = true
+		case inHunk && strings.HasPrefix(l, "+"):
+			out = append(out, l[1:])
 		}
 	}
+	return out
 }
 
 func countLines(s string) int {
