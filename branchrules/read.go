@@ -42,6 +42,20 @@ func (r *Reader) Invalidate(repo string) {
 	}
 }
 
+// Refused remembers that repo's settings refused merge method m, for
+// every cached branch of repo, until the entry expires: the next PR there
+// is not refused the same way first.
+func (r *Reader) Refused(repo, m string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for k, e := range r.cache {
+		if repoOf(k) == repo {
+			e.rules.RepoMethods = Without(e.rules.RepoMethods, m)
+			r.cache[k] = e
+		}
+	}
+}
+
 func repoOf(key string) string {
 	for i := len(key) - 1; i >= 0; i-- {
 		if key[i] == '@' {
@@ -84,18 +98,15 @@ func (r *Reader) Get(ctx context.Context, c *github.Client, owner, name, branch 
 	return rules, nil
 }
 
-// Read asks GitHub, uncached: the repository's merge settings, the rules
-// that apply to branch, and its classic protection where the App may read it.
-// Anything else that fails is an error: deciding without the rules would
-// merge past them (fail closed).
+// Read asks GitHub, uncached: the rules that apply to branch, and its
+// classic protection where the App may read it. The merge methods the
+// repository's settings allow are not read up front (a GET of the
+// repository for three flags, on every read): they are learned from the
+// merge call's refusal, which names the method (Refused, and
+// lifecycle's merge). Anything else that fails is an error: deciding
+// without the rules would merge past them (fail closed).
 func Read(ctx context.Context, c *github.Client, owner, name, branch string) (Rules, error) {
 	var r Rules
-	repo, _, err := c.Repositories.Get(ctx, owner, name)
-	if err != nil {
-		return r, fmt.Errorf("read repository %s/%s: %w", owner, name, err)
-	}
-	r.RepoMethods = repoMethods(repo)
-	r.AutoMerge = repo.GetAllowAutoMerge()
 	if err := readRulesets(ctx, c, owner, name, branch, &r); err != nil {
 		return r, err
 	}
@@ -103,24 +114,6 @@ func Read(ctx context.Context, c *github.Client, owner, name, branch string) (Ru
 		return r, err
 	}
 	return r, nil
-}
-
-// repoMethods lists what the repository settings allow; nil when GitHub did
-// not say (the fields need more than read access on some installations).
-func repoMethods(repo *github.Repository) []string {
-	if repo.AllowSquashMerge == nil && repo.AllowMergeCommit == nil && repo.AllowRebaseMerge == nil {
-		return nil
-	}
-	out := []string{}
-	for _, m := range []struct {
-		name string
-		on   *bool
-	}{{Squash, repo.AllowSquashMerge}, {Merge, repo.AllowMergeCommit}, {Rebase, repo.AllowRebaseMerge}} {
-		if m.on == nil || *m.on {
-			out = append(out, m.name)
-		}
-	}
-	return out
 }
 
 // readRulesets reads GET /repos/{o}/{r}/rules/branches/{branch}, every page.

@@ -41,11 +41,18 @@ type Rules struct {
 	// RuleMethods are the methods a ruleset's pull_request rule allows
 	// (nil: no such restriction).
 	RuleMethods []string
-	// RepoMethods are the methods the repository's settings allow (nil:
-	// not readable, every method is assumed allowed until GitHub refuses).
+	// RepoMethods are the methods the repository's settings allow as far
+	// as a refusal told (nil: every method is assumed allowed until GitHub
+	// refuses one).
 	RepoMethods []string
-	// AutoMerge: the repository allows native auto-merge.
-	AutoMerge bool
+}
+
+// Without is methods minus m; nil (unknown) becomes every other method.
+func Without(methods []string, m string) []string {
+	if methods == nil {
+		methods = Methods
+	}
+	return slices.DeleteFunc(slices.Clone(methods), func(s string) bool { return s == m })
 }
 
 // Allowed reports whether both the repository and its rules allow method m.

@@ -151,7 +151,7 @@ func (f *fakeIssues) ListComments(_ context.Context, o, r string, n int, _ *gith
 }
 func (f *fakeIssues) CreateComment(_ context.Context, o, r string, n int, c *github.IssueComment) (*github.IssueComment, *github.Response, error) {
 	f.nextID++
-	nc := &github.IssueComment{ID: github.Int64(f.nextID), Body: c.Body, User: &github.User{Login: github.String("warden[bot]")}}
+	nc := &github.IssueComment{ID: github.Int64(f.nextID), Body: c.Body, User: &github.User{Login: github.String("warden[bot]"), ID: github.Int64(4242)}}
 	f.comments = append(f.comments, nc)
 	f.writes = append(f.writes, fmt.Sprintf("%s/%s#%d:create", o, r, n))
 	return nc, nil, nil

@@ -42,6 +42,7 @@ func (p *Poster) create(ctx context.Context, owner, repo string, n int, body str
 		var resp *github.Response
 		c, resp, err = p.Client.CreateComment(ctx, owner, repo, n, &github.IssueComment{Body: &body})
 		if err == nil {
+			p.self(c.GetUser())
 			return c, nil
 		}
 		if !unsure(resp) || ctx.Err() != nil {
@@ -49,6 +50,14 @@ func (p *Poster) create(ctx context.Context, owner, repo string, n int, body str
 		}
 	}
 	return nil, fmt.Errorf("comment on %s/%s#%d: %w", owner, repo, n, err)
+}
+
+// self passes the bot's user id to Self when u, the author GitHub answered
+// for a comment this poster wrote, is the bot.
+func (p *Poster) self(u *github.User) {
+	if p.Self != nil && u.GetID() != 0 && u.GetLogin() == p.BotLogin {
+		p.Self(u.GetID())
+	}
 }
 
 // unsure reports whether a failed post may have been stored: no answer, or

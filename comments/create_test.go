@@ -104,3 +104,22 @@ func TestCreateAdoptsTheStoredComment(t *testing.T) {
 		t.Fatalf("%d comments; last body:\n%s", len(f.comments), f.comments[len(f.comments)-1].GetBody())
 	}
 }
+
+// The answer to a comment the poster wrote names the bot's user id: Self
+// hears it (githubapp learns it there instead of a GET /users/<bot>); an
+// answer naming another author is not the bot's.
+func TestCreateTellsTheBotsUserID(t *testing.T) {
+	var got []int64
+	f := &fakeIssues{}
+	p := &Poster{Client: f, BotLogin: "warden[bot]", Redactor: NewRedactor(), Self: func(id int64) { got = append(got, id) }}
+	if _, err := p.UpsertStatus(context.Background(), "o", "r", 1, RenderStatus(Status{State: "running"})); err != nil {
+		t.Fatal(err)
+	}
+	p.BotLogin = "other[bot]"
+	if err := p.Reply(context.Background(), "o", "r", 1, "hello"); err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 1 || got[0] != 4242 {
+		t.Fatalf("Self heard %v, want [4242]", got)
+	}
+}

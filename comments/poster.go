@@ -29,6 +29,10 @@ type Poster struct {
 	Remember bool
 	// Memo, when set, follows every status comment write (memo.go).
 	Memo StatusMemo
+	// Self, when set, hears the user id GitHub answers for a comment this
+	// poster wrote as BotLogin: the App's bot account, learned without a
+	// GET /users/<login> (the commit e-mail needs it).
+	Self func(id int64)
 	mu   sync.Mutex // a status flush may run beside the attempt
 	mine map[int][]*github.IssueComment
 }

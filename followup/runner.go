@@ -96,9 +96,14 @@ func (r *Runner) Run(ctx context.Context, host *pipeline.GitHubHost, t pipeline.
 	}
 	log.Info("follow-up starting", "items", len(items), "followup", n, "head", pr.GetHead().GetSHA())
 	words, conflict := splitConflict(items)
+	email, err := host.CommitEmail(ctx)
+	if err != nil {
+		_ = r.Store.Requeue(bg, p.Repo, p.PR)
+		return transient(err.Error())
+	}
 	t.Followup = &pipeline.Followup{PR: p.PR, Branch: pr.GetHead().GetRef(), HeadSHA: pr.GetHead().GetSHA(),
 		Feedback: Render(words), Paths: paths(items), Count: int(n), Conflict: conflict,
-		Author: host.BotLogin, Email: fmt.Sprintf("%d+%s@users.noreply.github.com", host.BotID, host.BotLogin)}
+		Author: host.BotLogin, Email: email}
 	fh := &pipeline.FollowupHost{GitHubHost: host, PR: p.PR, Expect: pr.GetHead().GetSHA(),
 		Message: fmt.Sprintf("Follow-up %d on #%d: %s", n, p.PR, Summary(items)),
 		Note:    note(n, items),

@@ -135,6 +135,17 @@ func (a *App) identity() (string, int64) {
 	return a.login, a.botID
 }
 
+// LearnBotID takes the bot's user id from GitHub's answer to a write made
+// as login (the author of a comment Warden posted), so that BotID need not
+// ask. An id for another login than the App's own is ignored.
+func (a *App) LearnBotID(login string, id int64) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.botID == 0 && id != 0 && login != "" && login == a.login {
+		a.botID = id
+	}
+}
+
 // BotID is the user id of the App's bot account, from GET /users/<login>
 // through an installation (the App's JWT cannot read users), cached. With
 // the login it makes the commit e-mail <id>+<login>@users.noreply.github.com

@@ -34,3 +34,28 @@ func TestIdentityAskedOnce(t *testing.T) {
 		t.Fatalf("GET /app %d times, GET /users %d times; want once each", a, u)
 	}
 }
+
+// The bot's user id named in the answer to a comment Warden posted spares
+// the GET /users/<bot>; an id named for another login is not taken.
+func TestBotIDLearnedFromAnAnswer(t *testing.T) {
+	gh := fakegithub.New()
+	t.Cleanup(gh.Close)
+	gh.AddInstallation(7)
+	app, err := githubapp.New(githubapp.Options{AppID: gh.AppID(), PrivateKey: gh.PrivateKeyPEM(), BaseURL: gh.URL() + "/"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	login, err := app.BotLogin(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	app.LearnBotID("alice", 1)
+	app.LearnBotID(login, 4242)
+	id, err := app.BotID(context.Background(), 7)
+	if err != nil || id != 4242 {
+		t.Fatalf("BotID = %d, %v; want 4242", id, err)
+	}
+	if n := gh.CountCalls("GET", "/users/"); n != 0 {
+		t.Fatalf("GET /users %d times after the id was learned", n)
+	}
+}

@@ -40,10 +40,43 @@ func (l *Lifecycle) evaluateOne(ctx context.Context, c *github.Client, p jobs.PR
 		l.Log.Info("check event for an old head; ignored", "repo", p.Repo, "pr", n, "sha", p.SHA, "head", x.GetHead().GetSHA())
 		return nil
 	}
+	if p.Action == "released" && l.ciReported(ctx, x) {
+		l.Log.Info("CI reported on the released head already; its look is not needed", "repo", p.Repo, "pr", n, "head", x.GetHead().GetSHA())
+		return nil
+	}
 	if err := l.evaluate(ctx, c, x, p); err != nil {
 		return fmt.Errorf("evaluate %s#%d: %w", p.Repo, n, err)
 	}
+	if p.Action == "checks" {
+		l.sawCI(ctx, x)
+	}
 	return nil
+}
+
+// The released PR's look (released.go) is there to say "no CI" when no
+// check event ever comes. Once a completed check of the head has been
+// evaluated, CI exists: that evaluation said its verdict on the issue,
+// and the head's next check event evaluates it again, so the look would
+// read the same five things for nothing. (Check events evaluate after
+// jobs.CoalesceDelay, so one landing between the PR's creation and the
+// run's final status write, which drops a note, is not expected.)
+
+func ciKey(x *pr) string {
+	return fmt.Sprintf("%s/%s#%d:ci-seen:%s", x.owner, x.name, x.GetNumber(), x.GetHead().GetSHA())
+}
+
+// sawCI records that a check event's evaluation of x's head ran.
+func (l *Lifecycle) sawCI(ctx context.Context, x *pr) {
+	if _, err := l.Counter.Incr(ctx, ciKey(x)); err != nil {
+		l.Log.Warn("evaluated check event not recorded", "err", err)
+	}
+}
+
+// ciReported: a check event's evaluation of x's head ran. An error says
+// no, so the look runs as before.
+func (l *Lifecycle) ciReported(ctx context.Context, x *pr) bool {
+	n, err := l.Counter.Get(ctx, ciKey(x))
+	return err == nil && n > 0
 }
 
 // stale reports a check or status event about a head the PR has left: only

@@ -54,7 +54,7 @@ func (l *Lifecycle) enqueue(ctx context.Context, c *github.Client, x *pr, rules 
 	}
 	oid := githubv4.GitObjectID(sha)
 	err = gq.Mutate(ctx, &m, githubv4.EnqueuePullRequestInput{PullRequestID: githubv4.ID(x.GetNodeID()), ExpectedHeadOid: &oid}, nil)
-	if err != nil && rules.AutoMerge {
+	if err != nil && allowsAutoMerge(ctx, c, x) {
 		// Native auto-merge enters the queue by itself once GitHub sees every
 		// requirement met, including the ones Warden cannot read.
 		log.Info("enqueue refused; enabling auto-merge instead", "err", err)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"slices"
 	"time"
 
 	"github.com/google/go-github/v60/github"
@@ -33,14 +32,15 @@ func (l *Lifecycle) merge(ctx context.Context, c *github.Client, x *pr, rules br
 		log.Info("GitHub refused the merge", "status", ref.Status, "message", ref.Message, "method", method)
 		switch ref.Kind {
 		case branchrules.MethodRefused:
-			// The settings changed since they were read: forget them, and try
-			// the next method this answer leaves.
-			l.forgetRules(x)
+			// The repository's settings are learned here, not read up front:
+			// remember the refused method for the repository's next PRs, and
+			// try the next one this answer leaves.
 			refused := branchrules.MethodOf(ref.Message)
 			if refused == "" {
 				refused = method
 			}
-			rules.RepoMethods = without(rules.RepoMethods, refused)
+			l.refusedMethod(x, refused)
+			rules.RepoMethods = branchrules.Without(rules.RepoMethods, refused)
 			continue
 		case branchrules.QueueRequired:
 			l.forgetRules(x)
@@ -67,14 +67,6 @@ func (l *Lifecycle) merge(ctx context.Context, c *github.Client, x *pr, rules br
 
 func (l *Lifecycle) refusalNote(ctx context.Context, c *github.Client, x *pr, ref branchrules.Refusal, next string) error {
 	return l.mergeNote(ctx, c, x, fmt.Sprintf("PR #%d is not merged yet: GitHub refused the merge (%d): %q.%s", x.GetNumber(), ref.Status, ref.Message, next))
-}
-
-// without is the methods minus m; nil (unknown) becomes every other method.
-func without(methods []string, m string) []string {
-	if methods == nil {
-		methods = branchrules.Methods
-	}
-	return slices.DeleteFunc(slices.Clone(methods), func(s string) bool { return s == m })
 }
 
 // retryLater schedules one more evaluation of x's head after d (doubling per

@@ -40,3 +40,30 @@ func TestReleasedMaintenancePRIsEvaluated(t *testing.T) {
 		t.Fatalf("looked again after %s, want the CI grace of 2m", q.after[0])
 	}
 }
+
+// The released PR's look is for a head no check event ever comes for. Once
+// a completed check's evaluation of the head ran (one run done, another
+// still going: the PR waits, and says so), the look reads the PR and
+// nothing else; a look at a head no check event was evaluated for reads
+// everything and says why the PR waits.
+func TestReleasedLookSkippedOnceCIReported(t *testing.T) {
+	g := newGateGH(t)
+	g.run("lint", "completed", "success")
+	g.run("test", "in_progress", "")
+	l := g.lifecycle()
+	released := jobs.PRPayload{Repo: gateRepo, Installation: 1, PR: 3, Action: "released"}
+	if err := l.PR(context.Background(), released); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(g.paths); n < 5 {
+		t.Fatalf("the look before any check event made %d calls: %q", n, g.paths)
+	}
+	g.evaluate(t, l) // a check event's evaluation
+	before := len(g.paths)
+	if err := l.PR(context.Background(), released); err != nil {
+		t.Fatal(err)
+	}
+	if got := g.paths[before:]; len(got) != 1 || got[0] != "GET /pulls/3" {
+		t.Fatalf("the look after a check event's evaluation called %q, want only the PR read", got)
+	}
+}

@@ -25,6 +25,19 @@ func (l *Lifecycle) forgetRules(x *pr) {
 	}
 }
 
+func (l *Lifecycle) refusedMethod(x *pr, m string) {
+	if l.Rules != nil {
+		l.Rules.Refused(x.owner+"/"+x.name, m)
+	}
+}
+
+// allowsAutoMerge reads the repository's allow_auto_merge, only when the
+// merge queue refused a PR: the one use of the repository's settings.
+func allowsAutoMerge(ctx context.Context, c *github.Client, x *pr) bool {
+	repo, _, err := c.Repositories.Get(ctx, x.owner, x.name)
+	return err == nil && repo.GetAllowAutoMerge()
+}
+
 // enterprise reports a client of GitHub Enterprise Server, whose rules on
 // signed commits differ from github.com's.
 func enterprise(c *github.Client) bool {

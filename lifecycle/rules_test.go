@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/warden-bot/warden/branchrules"
 	"github.com/warden-bot/warden/jobs"
 )
 
@@ -66,17 +67,29 @@ func TestRequiredCheckMissingWaits(t *testing.T) {
 	}
 }
 
-// The repository does not allow squash merges: Warden merges with the first
-// method it allows, without a refused call.
-func TestSquashNotAllowedUsesTheAllowedMethod(t *testing.T) {
+// The repository does not allow squash merges. Its settings are not read
+// up front (no GET of the repository): GitHub's refusal of squash names it,
+// Warden merges with the next method, and the next PR of the repository
+// within the rules' cache goes straight to that method.
+func TestSquashNotAllowedIsLearnedFromTheRefusal(t *testing.T) {
 	g := newGateGH(t)
 	g.run("ci", "completed", "success")
-	repo := gateFixture(t, "pull_request.synchronize.json")["repository"].(map[string]any)
-	repo["allow_squash_merge"], repo["allow_merge_commit"], repo["allow_rebase_merge"] = false, false, true
-	g.rules.repo = repo
-	g.evaluate(t, g.lifecycle())
-	if !g.merged || !slices.Equal(g.rules.methods, []string{"rebase"}) {
+	g.refuse(405, "Squash merges are not allowed on this repository.")
+	l := g.lifecycle()
+	l.Rules = &branchrules.Reader{}
+	g.evaluate(t, l)
+	if !g.merged || !slices.Equal(g.rules.methods, []string{"squash", "merge"}) {
 		t.Fatalf("merged=%v methods=%v", g.merged, g.rules.methods)
+	}
+	for _, p := range g.paths {
+		if p == "GET " { // GET /repos/{o}/{r}
+			t.Fatalf("the repository's settings were read: %q", g.paths)
+		}
+	}
+	g.merged, g.pull["merged"], g.pull["state"] = false, false, "open"
+	g.evaluate(t, l)
+	if !g.merged || !slices.Equal(g.rules.methods, []string{"squash", "merge", "merge"}) {
+		t.Fatalf("second PR: merged=%v methods=%v", g.merged, g.rules.methods)
 	}
 }
 

@@ -31,7 +31,10 @@ type FollowupHost struct {
 // Release commits on top of the PR's head and pushes only if the branch is
 // still where the follow-up found it: a human push meanwhile is never lost.
 func (h *FollowupHost) Release(ctx context.Context, wt *workspace.Worktree, in ReleaseInput) (ReleaseResult, error) {
-	email := fmt.Sprintf("%d+%s@users.noreply.github.com", h.BotID, h.BotLogin)
+	email, err := h.CommitEmail(ctx)
+	if err != nil {
+		return ReleaseResult{}, err
+	}
 	msg := h.Message
 	if msg == "" {
 		msg = in.Title

@@ -22,7 +22,10 @@ type GitHubHost struct {
 	Number   int
 	Prefix   string
 	BotLogin string
-	BotID    int64
+	BotID    int64 // 0: asked of BotIDOf when a commit needs it
+	// BotIDOf answers the bot's user id when BotID is 0 (githubapp.App.BotID:
+	// known once a comment's answer named it, else one GET /users/<login>).
+	BotIDOf  func(ctx context.Context) (int64, error)
 	CloneURL string
 	Base     string // default branch
 	Token    func(ctx context.Context) (string, error)
@@ -50,6 +53,19 @@ type GitHubHost struct {
 }
 
 func (h *GitHubHost) repo() string { return h.Owner + "/" + h.Name }
+
+// CommitEmail is the App's commit e-mail, <id>+<login>@users.noreply.github.com,
+// which GitHub links to the App's bot account.
+func (h *GitHubHost) CommitEmail(ctx context.Context) (string, error) {
+	if h.BotID == 0 && h.BotIDOf != nil {
+		id, err := h.BotIDOf(ctx)
+		if err != nil {
+			return "", err
+		}
+		h.BotID = id
+	}
+	return fmt.Sprintf("%d+%s@users.noreply.github.com", h.BotID, h.BotLogin), nil
+}
 
 // Issue re-reads the issue. A run reads it under the status lock: a
 // "queued" update is then seen whole (its comment and its label) or not at

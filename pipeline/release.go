@@ -16,7 +16,10 @@ import (
 // opens its pull request, or reuses the one already open: a retried task
 // updates the same branch and PR and never opens a second one.
 func (h *GitHubHost) Release(ctx context.Context, wt *workspace.Worktree, in ReleaseInput) (ReleaseResult, error) {
-	email := fmt.Sprintf("%d+%s@users.noreply.github.com", h.BotID, h.BotLogin)
+	email, err := h.CommitEmail(ctx)
+	if err != nil {
+		return ReleaseResult{}, err
+	}
 	sha, err := wt.Commit(ctx, in.Title, h.BotLogin, email)
 	if err != nil {
 		return ReleaseResult{}, fmt.Errorf("commit %s: %w", wt.Branch, err)

@@ -136,6 +136,7 @@ func (w *writer) content(f repoindex.File, s Scored, budget int) {
 	if err != nil {
 		return
 	}
+	f.Defs = repoindex.Definitions(f.Path, src) // exact ranges: the index's come from a line scan
 	names := append(append([]string{}, s.Hits...), w.q.Idents...)
 	text, whole := Excerpt(strings.ToValidUTF8(string(src), "\uFFFD"), f.Defs, names, budget*4)
 	var b strings.Builder
@@ -150,7 +151,10 @@ func (w *writer) content(f repoindex.File, s Scored, budget int) {
 }
 
 func (w *writer) outline(f repoindex.File, s Scored) {
-	src, _ := w.o.Read(f.Path)
+	src, err := w.o.Read(f.Path)
+	if err == nil {
+		f.Defs = repoindex.Definitions(f.Path, src) // exact ranges: the index's come from a line scan
+	}
 	head := fmt.Sprintf("\n### %s (%d lines%s)\n", f.Path, f.Lines, kindNote(f))
 	body := outlineText(f, src, s.Hits, 25)
 	if Tokens(head+body) > w.left {

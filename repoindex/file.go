@@ -105,7 +105,7 @@ func (ix *indexer) file(p string) (File, termCounts, []string) {
 		case "go":
 			f.Defs, strs = goDefs(src)
 		default:
-			f.Defs = otherDefs(f.Lang, src)
+			f.Defs = scanDefs(f.Lang, src) // names for ranking; Definitions for shown files
 		}
 	}
 	text := string(src[:min(len(src), maxIndexed)])

@@ -12,7 +12,7 @@ import (
 
 // Version changes whenever the index layout or its tokenization does, so a
 // cache written by another version is rebuilt instead of misread.
-const Version = 7 // 6: tracked regular files only; 7: its own file layout, not gob
+const Version = 8 // 6: tracked regular files only; 7: its own file layout, not gob; 8: scanned definitions
 
 // Def is one definition in a file.
 type Def struct {

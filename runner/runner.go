@@ -54,17 +54,25 @@ func (h *Hosts) Host(ctx context.Context, repo string, inst int64, issue int, _,
 	if err != nil {
 		return nil, err
 	}
-	botID, err := h.App.BotID(ctx, inst)
-	if err != nil {
-		return nil, err
-	}
 	client := h.App.Client(inst)
+	poster := &comments.Poster{Client: client.Issues, BotLogin: login, Redactor: h.Redactor, Memo: h.Memo}
+	if l, ok := h.App.(botIDLearner); ok {
+		// The bot's user id (for the commit e-mail) comes with the answer to
+		// the status comment, written before any commit: no GET /users.
+		poster.Self = func(id int64) { l.LearnBotID(login, id) }
+	}
 	return &pipeline.GitHubHost{
 		Client: client, Owner: owner, Name: name, Number: issue, Prefix: h.Prefix,
-		BotLogin: login, BotID: botID, CloneURL: cloneURL, Base: base,
-		Poster: &comments.Poster{Client: client.Issues, BotLogin: login, Redactor: h.Redactor, Memo: h.Memo},
-		Token:  func(ctx context.Context) (string, error) { return h.App.Token(ctx, inst) },
+		BotLogin: login, CloneURL: cloneURL, Base: base, Poster: poster,
+		BotIDOf: func(ctx context.Context) (int64, error) { return h.App.BotID(ctx, inst) },
+		Token:   func(ctx context.Context) (string, error) { return h.App.Token(ctx, inst) },
 	}, nil
+}
+
+// botIDLearner is an App that takes its bot's user id from an answer
+// (githubapp.App.LearnBotID).
+type botIDLearner interface {
+	LearnBotID(login string, id int64)
 }
 
 // Runner runs pipeline attempts for asynq tasks, reporting on GitHub

@@ -2,6 +2,7 @@ package runner
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"log/slog"
 	"slices"
@@ -153,21 +154,29 @@ func TestHooks(t *testing.T) {
 	}
 }
 
-// Commits are authored as the App's bot user: the host carries its login
-// and user id (once asked of GitHub), so the e-mail is
-// <id>+<login>@users.noreply.github.com, not 0+….
+// Commits are authored as the App's bot user: the e-mail is
+// <id>+<login>@users.noreply.github.com, not 0+…. The id comes with the
+// answer to the host's first comment (the status comment, written before
+// any commit), so GitHub is not asked for the bot's user at all.
 func TestHostIsTheAppsBot(t *testing.T) {
 	w := newWorld(t)
-	for range 2 {
-		h, err := w.hosts.Host(context.Background(), "acme/app", 7, 7, "", "main")
+	ctx := context.Background()
+	want := fmt.Sprintf("%d+%s@users.noreply.github.com", fakegithub.BotUserID, fakegithub.BotLogin)
+	for i := range 2 {
+		h, err := w.hosts.Host(ctx, "acme/app", 7, 7, "", "main")
 		if err != nil {
 			t.Fatal(err)
 		}
-		if h.BotLogin != fakegithub.BotLogin || h.BotID != fakegithub.BotUserID {
-			t.Fatalf("host bot %q %d", h.BotLogin, h.BotID)
+		if i == 0 {
+			if err := h.Status(ctx, comments.Status{State: "running"}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if got, err := h.CommitEmail(ctx); err != nil || h.BotLogin != fakegithub.BotLogin || got != want {
+			t.Fatalf("host bot %q, e-mail %q, %v; want %q", h.BotLogin, got, err, want)
 		}
 	}
-	if n := w.gh.CountCalls("GET", "/users/"); n != 1 {
+	if n := w.gh.CountCalls("GET", "/users/"); n != 0 {
 		t.Fatalf("bot user asked %d times", n)
 	}
 }

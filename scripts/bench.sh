@@ -30,3 +30,5 @@ go test -run "^$" -bench IndexLarge -benchtime 1x -timeout 30m ./test/bench/inde
 # last so that a machine without the mirrors still gets the other figures.
 scripts/localization-corpus.sh
 go test -run "^$" -bench Localization -benchtime 1x -timeout 30m ./test/bench/localization/
+# The index's definition scanner against tree-sitter, on one tree per corpus repository.
+go test -run "^$" -bench ScanAgreement -benchtime 1x -timeout 30m ./repoindex/

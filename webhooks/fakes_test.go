@@ -123,10 +123,16 @@ func (p fakePerms) Permission(_ context.Context, _ int64, _, _, user string) (st
 	return "none", nil
 }
 
-type fakeApp struct{ invalidated []int64 }
+type fakeApp struct {
+	invalidated []int64
+	logins      int // BotLogin calls: a GET /app when the login is not cached
+}
 
-func (a *fakeApp) BotLogin(context.Context) (string, error) { return "warden-test[bot]", nil }
-func (a *fakeApp) Invalidate(id int64)                      { a.invalidated = append(a.invalidated, id) }
+func (a *fakeApp) BotLogin(context.Context) (string, error) {
+	a.logins++
+	return "warden-test[bot]", nil
+}
+func (a *fakeApp) Invalidate(id int64) { a.invalidated = append(a.invalidated, id) }
 
 type memDeliveries struct {
 	mu   sync.Mutex

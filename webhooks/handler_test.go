@@ -191,3 +191,18 @@ func TestFormEncodedPayload(t *testing.T) {
 		t.Fatalf("got %d %+v", code, d)
 	}
 }
+
+// A person's label is told from Warden's own without asking for the App's
+// login (a GET /app on a fresh process); a "[bot]" sender is compared with it.
+func TestHumanSenderNeedsNoBotLogin(t *testing.T) {
+	r := newRig()
+	if code, d := r.post(t, "issues", "human", labeled(t, "warden:maintenance", "Codertocat"), nil); code != http.StatusAccepted {
+		t.Fatalf("got %d %+v", code, d)
+	}
+	if r.app.logins != 0 {
+		t.Fatalf("the App's login was asked %d times for a person's label", r.app.logins)
+	}
+	if _, d := r.post(t, "issues", "bot", labeled(t, "warden:maintenance", "warden-test[bot]"), nil); d.Status != "ignored" || r.app.logins != 1 {
+		t.Fatalf("Warden's own label: %+v, login asked %d times", d, r.app.logins)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"strings"
 
 	"github.com/hibiken/asynq"
 	"github.com/warden-bot/warden/jobs"
@@ -111,7 +112,9 @@ func unavailable(op string, err error) error {
 // fromBot reports whether sender is Warden itself. Without a known login we
 // cannot tell, so the caller's permission gate still applies.
 func (r *Router) fromBot(ctx context.Context, sender string) bool {
-	if r.App == nil {
+	// An App acts as "<slug>[bot]": any other login is not Warden, and
+	// needs no GET /app to say so.
+	if r.App == nil || !strings.HasSuffix(sender, "[bot]") {
 		return false
 	}
 	login, err := r.App.BotLogin(ctx)

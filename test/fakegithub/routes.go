@@ -69,11 +69,11 @@ func num(r *http.Request, key string) int {
 func decode(r *http.Request, v any) bool { return json.NewDecoder(r.Body).Decode(v) == nil }
 
 func user(login string) map[string]any {
-	typ := "User"
+	typ, id := "User", len(login)
 	if login == BotLogin {
-		typ = "Bot"
+		typ, id = "Bot", BotUserID // as GET /users/<bot> answers
 	}
-	return map[string]any{"login": login, "type": typ, "id": len(login)}
+	return map[string]any{"login": login, "type": typ, "id": id}
 }
 
 func (s *Server) base(r *http.Request) string { return "http://" + r.Host }
