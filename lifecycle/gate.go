@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/google/go-github/v60/github"
 	"github.com/warden-bot/warden/pipeline"
@@ -89,7 +90,7 @@ func readCI(ctx context.Context, c *github.Client, owner, name, sha string) (hea
 // judge applies the merge rule: any check run, status or suite that failed
 // is red; anything still running, or no check but Warden's own, is
 // waiting; only then green. Runs come first: they name what failed.
-func (ci headCI) judge(bot string) (verdict, string) {
+func (ci headCI) judge(bot string, now time.Time) (verdict, string) {
 	v, why, others, passed := green, "", 0, 0
 	wait := func(w string) {
 		if v == green {
@@ -129,6 +130,11 @@ func (ci headCI) judge(bot string) (verdict, string) {
 			continue
 		}
 		switch {
+		case ci.idle(s) && !s.GetCreatedAt().IsZero() && now.Sub(s.GetCreatedAt().Time) >= idleSuite:
+			continue // an app that never reports here, not CI that has yet to start
+		case ci.idle(s):
+			wait(fmt.Sprintf("check suite of %s is %s with no check run yet (a suite that stays so %v after it was created is passed over: some apps never report)",
+				appName(s.GetApp()), s.GetStatus(), idleSuite))
 		case s.GetStatus() != "completed":
 			wait(fmt.Sprintf("check suite of %s is %s", appName(s.GetApp()), s.GetStatus()))
 		case !okConclusion(s.GetConclusion()):
@@ -173,13 +179,49 @@ func (ci headCI) contexts() map[string]string {
 	return out
 }
 
+// idleSuite is how long a check suite may stay queued without a single
+// check run before it no longer holds a merge back: GitHub opens a suite on
+// every push for each App that may write checks, and some (Codecov,
+// Mergify and others) never add a run to it, which would hold every PR
+// forever. CI that has only yet to start is younger than this.
+const idleSuite = 10 * time.Minute
+
+// idle reports whether s has not started and holds no check run on the head.
+func (ci headCI) idle(s *github.CheckSuite) bool {
+	if s.GetStatus() != "queued" {
+		return false
+	}
+	for _, r := range ci.runs {
+		if r.GetCheckSuite().GetID() == s.GetID() {
+			return false
+		}
+	}
+	return true
+}
+
+// idleUntil is when the youngest idle suite of another App will be passed
+// over (zero when none waits so): a look then finds the merge unblocked,
+// which no event would announce.
+func (ci headCI) idleUntil(bot string, now time.Time) time.Time {
+	var until time.Time
+	for _, s := range ci.suites {
+		if appBot(s.GetApp()) == bot || !ci.idle(s) || s.GetCreatedAt().IsZero() {
+			continue
+		}
+		if t := s.GetCreatedAt().Add(idleSuite); t.After(now) && t.After(until) {
+			until = t
+		}
+	}
+	return until
+}
+
 // headChecks reads and judges the CI of x's head.
 func headChecks(ctx context.Context, c *github.Client, x *pr, bot string) (verdict, string, headCI, error) {
 	ci, err := readCI(ctx, c, x.owner, x.name, x.GetHead().GetSHA())
 	if err != nil {
 		return waiting, "", ci, err
 	}
-	v, why := ci.judge(bot)
+	v, why := ci.judge(bot, time.Now())
 	return v, why, ci, nil
 }
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/warden-bot/warden/jobs"
 )
@@ -73,7 +74,19 @@ func TestMergeGate(t *testing.T) {
 		}},
 		{name: "a suite still queued", setup: func(g *gateGH) {
 			g.run("ci", "completed", "success")
-			g.suite("queued", "")
+			g.run("e2e", "completed", "success") // the suite has not caught up with its run
+			g.suiteAt("queued", time.Now().Add(-time.Hour), "e2e")
+		}},
+		{name: "a suite just opened, its CI yet to add a run", note: "with no check run yet", setup: func(g *gateGH) {
+			g.run("ci", "completed", "success")
+			g.suiteAt("queued", time.Now().Add(-time.Minute))
+		}},
+		{name: "a suite queued without a run for longer than idleSuite: an app that never reports", merged: true, setup: func(g *gateGH) {
+			g.run("ci", "completed", "success")
+			g.suiteAt("queued", time.Now().Add(-idleSuite-time.Minute))
+		}},
+		{name: "only an idle suite is no CI", note: "no CI has reported on this head", setup: func(g *gateGH) {
+			g.suiteAt("queued", time.Now().Add(-idleSuite-time.Minute))
 		}},
 		{name: "a failed suite", failed: true, setup: func(g *gateGH) {
 			g.run("ci", "completed", "success")

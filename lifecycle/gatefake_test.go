@@ -11,10 +11,12 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/google/go-github/v60/github"
 )
@@ -81,6 +83,18 @@ func (g *gateGH) run(name, status, conclusion string) {
 		r["conclusion"] = nil
 	}
 	g.runs = append(g.runs, r)
+}
+
+// suiteAt adds a suite created at t, holding the check runs named.
+func (g *gateGH) suiteAt(status string, t time.Time, runs ...string) {
+	g.suite(status, "")
+	s := g.suites[len(g.suites)-1].(map[string]any)
+	s["created_at"] = t.UTC().Format(time.RFC3339)
+	for _, r := range g.runs {
+		if r := r.(map[string]any); slices.Contains(runs, r["name"].(string)) {
+			r["check_suite"].(map[string]any)["id"] = s["id"]
+		}
+	}
 }
 
 func (g *gateGH) suite(status, conclusion string) {

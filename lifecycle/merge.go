@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/google/go-github/v60/github"
 	"github.com/warden-bot/warden/jobs"
@@ -46,6 +47,11 @@ func (l *Lifecycle) maybeMerge(ctx context.Context, c *github.Client, x *pr, log
 		log.Info("not merging yet", "why", why)
 		// Whatever holds the merge back (no CI, a suite that never started)
 		// is visible on the issue, not only in the log.
+		if until := ci.idleUntil(bot, time.Now()); !until.IsZero() {
+			if _, err := l.retryLater(ctx, x, "idle-suite", time.Until(until)+time.Second, log); err != nil {
+				return err
+			}
+		}
 		return l.mergeNote(ctx, c, x, fmt.Sprintf("PR #%d is not merged yet: %s.", x.GetNumber(), why))
 	case red:
 		if cfg.Flaky.Merge && l.flakyMerge(ctx, c, x, bot, log) {

@@ -154,7 +154,8 @@ func checkRunJSON(c CheckRun, i int, sha string) map[string]any {
 	if id == 0 {
 		id = int64(i + 1)
 	}
-	run := map[string]any{"id": id, "name": c.Name, "status": c.Status, "head_sha": sha,
+	// Every run is in the head's one suite (checkSuites), as GitHub names it.
+	run := map[string]any{"id": id, "name": c.Name, "status": c.Status, "head_sha": sha, "check_suite": map[string]any{"id": 1},
 		"output": map[string]any{"title": c.Output.Title, "summary": c.Output.Summary, "text": c.Output.Text, "annotations_count": len(c.Annotations)}}
 	if c.App != "" {
 		run["app"] = map[string]any{"slug": c.App}
