@@ -98,7 +98,9 @@ func (a *attempt) securityStage(ctx context.Context) error {
 // reviewStage asks the model to judge the diff against the issue. It can only
 // hold a result back; the deterministic checks already had their say.
 func (a *attempt) reviewStage(ctx context.Context) error {
-	diff, err := a.wt.Diff(ctx)
+	// The tree the guards judged, which is the tree released: what the
+	// security command changed on disk since is in neither.
+	diff, err := a.wt.JudgedDiff(ctx)
 	if err != nil {
 		return fmt.Errorf("diff for review: %w", err)
 	}

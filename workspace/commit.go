@@ -56,11 +56,7 @@ func (w *Worktree) Commit(ctx context.Context, msg, name, email string) (string,
 			return "", fmt.Errorf("judge the worktree before committing: %w", err)
 		}
 	}
-	head, err := w.revParse(ctx, "HEAD")
-	if err != nil {
-		return "", err
-	}
-	headTree, err := w.revParse(ctx, "HEAD^{tree}")
+	head, headTree, err := w.headAndTree(ctx)
 	if err != nil {
 		return "", err
 	}
@@ -133,35 +129,16 @@ func (w *Worktree) revParse(ctx context.Context, rev string) (string, error) {
 	return strings.TrimSpace(out), err
 }
 
-// parseRawModes reads `diff --raw -z`: ":old new oldsha newsha status\0path\0"
-// (two paths for renames and copies) into path → [old mode, new mode], a
-// missing side as "".
-func parseRawModes(s string) map[string][2]string {
-	out := map[string][2]string{}
-	f := strings.Split(s, "\x00")
-	for i := 0; i < len(f); i++ {
-		head, ok := strings.CutPrefix(f[i], ":")
-		if !ok {
-			continue
-		}
-		parts := strings.Fields(head)
-		if len(parts) < 5 || i+1 >= len(f) {
-			continue
-		}
-		path := f[i+1]
-		i++
-		if c := parts[4][0]; (c == 'R' || c == 'C') && i+1 < len(f) {
-			path = f[i+1]
-			i++
-		}
-		out[path] = [2]string{zeroMode(parts[0]), zeroMode(parts[1])}
+// headAndTree reads HEAD's commit and tree with one git process; "--"
+// ends the revisions, so no file of the worktree is read as one.
+func (w *Worktree) headAndTree(ctx context.Context) (head, tree string, err error) {
+	out, err := w.git(ctx, "", nil, "rev-parse", "HEAD", "HEAD^{tree}", "--")
+	if err != nil {
+		return "", "", fmt.Errorf("read HEAD: %w", err)
 	}
-	return out
-}
-
-func zeroMode(m string) string {
-	if m == "000000" {
-		return ""
+	f := strings.Fields(out)
+	if len(f) != 3 || f[2] != "--" {
+		return "", "", fmt.Errorf("read HEAD: rev-parse said %q", out)
 	}
-	return m
+	return f[0], f[1], nil
 }

@@ -37,10 +37,15 @@ func (w *Worktree) withIndex(ctx context.Context, fn func(env []string) error) e
 	}
 	defer done()
 	env := []string{"GIT_INDEX_FILE=" + idx}
-	if _, err := w.git(ctx, "", env, "read-tree", "--reset", w.BaseSHA); err != nil {
+	// The walk for huge files reads only the worktree, read-tree only the
+	// index: on a big tree each takes tens of milliseconds, so they overlap.
+	huge := make(chan []hugeFile, 1)
+	go func() { huge <- hugeFiles(w.Dir) }()
+	_, err = w.git(ctx, "", env, "read-tree", "--reset", w.BaseSHA)
+	w.huge = <-huge
+	if err != nil {
 		return err
 	}
-	w.huge = hugeFiles(w.Dir)
 	add := []string{"add", "-A"}
 	if len(w.huge) > 0 {
 		add = append(add, "--", ".")

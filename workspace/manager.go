@@ -125,11 +125,13 @@ type Worktree struct {
 	// mirror's side right after git created (or moved) the worktree: every
 	// git command Warden runs on the worktree names it, and the worktree's
 	// .git must stay the file git wrote for it (sandbox.Tree.Verify).
-	gitDir  string
-	judged  string     // the tree the guards last judged (Changes); Commit commits exactly it
-	commit  string     // the commit made of judged; Push pushes exactly it
-	merging string     // the base tip a conflicted MergeBase merges: Commit's second parent
-	huge    []hugeFile // the files the last withIndex left out of the index (MaxHashed)
+	gitDir   string
+	judged   string     // the tree the guards last judged (Changes); Commit commits exactly it
+	judgedOn string     // the BaseSHA judged was judged against
+	memo     *judgement // the change list read for the last tree judged (judge.go)
+	commit   string     // the commit made of judged; Push pushes exactly it
+	merging  string     // the base tip a conflicted MergeBase merges: Commit's second parent
+	huge     []hugeFile // the files the last withIndex left out of the index (MaxHashed)
 }
 
 // Dir is the manager's root under the data dir; other per-repository caches

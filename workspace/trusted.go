@@ -15,15 +15,16 @@ import (
 // the task's branch. A file the base lacks is fs.ErrNotExist.
 func (w *Worktree) BaseFile(ctx context.Context, rel string) ([]byte, error) {
 	spec := w.BaseTip + ":" + strings.TrimPrefix(rel, "/")
-	if _, err := w.m.git(ctx, w.mirror, "", nil, "cat-file", "-e", spec); err != nil {
+	// cat-file blob: the raw object, no textconv or filter runs. Only when
+	// it fails is the file's existence asked (one process when it exists).
+	out, err := w.m.git(ctx, w.mirror, "", nil, "cat-file", "blob", spec)
+	if err == nil {
+		return []byte(out), nil
+	}
+	if _, eerr := w.m.git(ctx, w.mirror, "", nil, "cat-file", "-e", spec); eerr != nil {
 		return nil, fmt.Errorf("%s at %s: %w", rel, w.BaseTip, fs.ErrNotExist)
 	}
-	// cat-file blob: the raw object, no textconv or filter runs.
-	out, err := w.m.git(ctx, w.mirror, "", nil, "cat-file", "blob", spec)
-	if err != nil {
-		return nil, fmt.Errorf("read %s at %s: %w", rel, w.BaseTip, err)
-	}
-	return []byte(out), nil
+	return nil, fmt.Errorf("read %s at %s: %w", rel, w.BaseTip, err)
 }
 
 // OnBase reports whether the worktree started at the default branch's head

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 
 	"github.com/warden-bot/warden/guards"
@@ -26,34 +25,34 @@ func (w *Worktree) Diff(ctx context.Context) (string, error) {
 	return out, err
 }
 
+// JudgedDiff is the unified diff of the tree the guards last judged (the
+// one Commit commits) against the base, read from the two trees alone:
+// what a command changed on disk since is not in it, as it is not in the
+// commit. Without a tree judged against the current base it is Diff.
+func (w *Worktree) JudgedDiff(ctx context.Context) (string, error) {
+	if w.judged == "" || w.judgedOn != w.BaseSHA {
+		return w.Diff(ctx)
+	}
+	return w.git(ctx, "", nil, "diff", "--no-ext-diff", "--no-textconv", "-M", "--no-color", w.BaseSHA, w.judged)
+}
+
 // Changes lists every file the worktree changed against its base, with the
-// numbers the guards judge.
+// numbers the guards judge, and records the tree judged (Commit commits
+// it). A tree judged before against the same base is not read again.
 func (w *Worktree) Changes(ctx context.Context) ([]guards.Change, error) {
 	var changes []guards.Change
 	err := w.withIndex(ctx, func(env []string) error {
-		status, err := w.git(ctx, "", env, "diff", "--no-ext-diff", "--no-textconv", "--cached", "-M", "--name-status", "-z", w.BaseSHA)
+		out, err := w.git(ctx, "", env, "write-tree")
 		if err != nil {
 			return err
 		}
-		numstat, err := w.git(ctx, "", env, "diff", "--no-ext-diff", "--no-textconv", "--cached", "-M", "--numstat", "-z", w.BaseSHA)
-		if err != nil {
-			return err
-		}
-		raw, err := w.git(ctx, "", env, "diff", "--no-ext-diff", "--no-textconv", "--cached", "-M", "--raw", "-z", w.BaseSHA)
-		if err != nil {
-			return err
-		}
-		tree, err := w.git(ctx, "", env, "write-tree")
-		if err != nil {
-			return err
-		}
-		changes = parseNameStatus(status)
-		counts, modes := parseNumstat(numstat), parseRawModes(raw)
-		for i := range changes {
-			w.fill(ctx, env, &changes[i], counts[changes[i].Path])
-			m := modes[changes[i].Path]
-			changes[i].OldMode, changes[i].NewMode = m[0], m[1]
-			changes[i].Symlink = changes[i].Symlink || m[1] == guards.ModeSymlink
+		tree := strings.TrimSpace(out)
+		var ok bool
+		if changes, ok = w.remembered(tree); !ok {
+			if changes, err = w.readChanges(ctx, env); err != nil {
+				return err
+			}
+			w.remember(tree, changes)
 		}
 		// Files too big to hash are changes all the same, judged by size.
 		for _, h := range w.huge {
@@ -63,7 +62,7 @@ func (w *Worktree) Changes(ctx context.Context) ([]guards.Change, error) {
 			}
 			changes = append(changes, c)
 		}
-		w.judged = strings.TrimSpace(tree)
+		w.judged, w.judgedOn = tree, w.BaseSHA
 		return nil
 	})
 	return changes, err
@@ -72,51 +71,6 @@ func (w *Worktree) Changes(ctx context.Context) ([]guards.Change, error) {
 type numbers struct {
 	added, deleted int
 	binary         bool
-}
-
-func parseNameStatus(s string) []guards.Change {
-	f := strings.Split(strings.TrimSuffix(s, "\x00"), "\x00")
-	var out []guards.Change
-	for i := 0; i < len(f) && f[i] != ""; {
-		code := f[i]
-		c := guards.Change{}
-		switch code[0] {
-		case 'R', 'C':
-			c.Status, c.OldPath, c.Path = guards.Renamed, f[i+1], f[i+2]
-			i += 3
-		default:
-			c.Path = f[i+1]
-			c.Status = map[byte]guards.Status{'A': guards.Added, 'D': guards.Deleted}[code[0]]
-			if c.Status == "" {
-				c.Status = guards.Modified
-			}
-			i += 2
-		}
-		out = append(out, c)
-	}
-	return out
-}
-
-// parseNumstat reads `--numstat -z`: "add\tdel\tpath\0" or, for renames,
-// "add\tdel\t\0old\0new\0".
-func parseNumstat(s string) map[string]numbers {
-	out := map[string]numbers{}
-	f := strings.Split(s, "\x00")
-	for i := 0; i < len(f); i++ {
-		parts := strings.SplitN(f[i], "\t", 3)
-		if len(parts) != 3 {
-			continue
-		}
-		path := parts[2]
-		if path == "" && i+2 < len(f) {
-			path = f[i+2]
-			i += 2
-		}
-		a, errA := strconv.Atoi(parts[0])
-		d, _ := strconv.Atoi(parts[1])
-		out[path] = numbers{added: a, deleted: d, binary: errA != nil}
-	}
-	return out
 }
 
 func (w *Worktree) fill(ctx context.Context, env []string, c *guards.Change, n numbers) {
@@ -147,12 +101,26 @@ func (w *Worktree) fill(ctx context.Context, env []string, c *guards.Change, n n
 	}
 	if !c.Binary && c.Size <= MaxRead {
 		patch, _ := w.git(ctx, "", env, "diff", "--no-ext-diff", "--no-textconv", "--cached", "-U0", "--no-color", w.BaseSHA, "--", c.Path)
-		for _, l := range strings.Split(patch, "\n") {
-			if strings.HasPrefix(l, "+") && !strings.HasPrefix(l, "+++") {
-				c.AddedText = append(c.AddedText, l[1:])
-			}
+		c.AddedText = addedLines(patch)
+	}
+}
+
+// addedLines are the lines a -U0 patch adds: every "+" line after the
+// first hunk header. The "+++ b/…" header comes before it; an added line
+// that itself starts with "++" is an added line all the same, scanned for
+// secrets like any other.
+func addedLines(patch string) []string {
+	var out []string
+	inHunk := false
+	for _, l := range strings.Split(patch, "\n") {
+		switch {
+		case strings.HasPrefix(l, "@@"):
+			inHunk = true
+		case inHunk && strings.HasPrefix(l, "+"):
+			out = append(out, l[1:])
 		}
 	}
+	return out
 }
 
 func countLines(s string) int {
