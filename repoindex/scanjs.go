@@ -80,9 +80,7 @@ func arrowDef(rest string) (string, string, bool) {
 // methodDef is a class or object method: `name(…) {` or `name<T>(…): T {`.
 func methodDef(t string) (string, string, bool) {
 	t = strings.TrimPrefix(t, "*")
-	if strings.HasPrefix(t, "#") { // a private #name
-		t = t[1:]
-	}
+	t = strings.TrimPrefix(t, "#") // a private #name
 	n, after, ok := name(t)
 	if !ok || notMethods[n] {
 		return "", "", false
