@@ -12,13 +12,7 @@ import (
 // Tasks that start together (a run and its "queued" update) ask GitHub for
 // the App's identity once: one GET /app and one GET /users/<bot>.
 func TestIdentityAskedOnce(t *testing.T) {
-	gh := fakegithub.New()
-	t.Cleanup(gh.Close)
-	gh.AddInstallation(7)
-	app, err := githubapp.New(githubapp.Options{AppID: gh.AppID(), PrivateKey: gh.PrivateKeyPEM(), BaseURL: gh.URL() + "/"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	gh, app := fakeApp(t)
 	var wg sync.WaitGroup
 	for range 8 {
 		wg.Add(1)
@@ -38,13 +32,7 @@ func TestIdentityAskedOnce(t *testing.T) {
 // The bot's user id named in the answer to a comment Warden posted spares
 // the GET /users/<bot>; an id named for another login is not taken.
 func TestBotIDLearnedFromAnAnswer(t *testing.T) {
-	gh := fakegithub.New()
-	t.Cleanup(gh.Close)
-	gh.AddInstallation(7)
-	app, err := githubapp.New(githubapp.Options{AppID: gh.AppID(), PrivateKey: gh.PrivateKeyPEM(), BaseURL: gh.URL() + "/"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	gh, app := fakeApp(t)
 	login, err := app.BotLogin(context.Background())
 	if err != nil {
 		t.Fatal(err)
@@ -58,4 +46,17 @@ func TestBotIDLearnedFromAnAnswer(t *testing.T) {
 	if n := gh.CountCalls("GET", "/users/"); n != 0 {
 		t.Fatalf("GET /users %d times after the id was learned", n)
 	}
+}
+
+// fakeApp is an App of the fake GitHub, installed as installation 7.
+func fakeApp(t *testing.T) (*fakegithub.Server, *githubapp.App) {
+	t.Helper()
+	gh := fakegithub.New()
+	t.Cleanup(gh.Close)
+	gh.AddInstallation(7)
+	app, err := githubapp.New(githubapp.Options{AppID: gh.AppID(), PrivateKey: gh.PrivateKeyPEM(), BaseURL: gh.URL() + "/"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return gh, app
 }

@@ -17,13 +17,7 @@ func TestYoungIdleSuiteSchedulesALookForWhenItIsPassedOver(t *testing.T) {
 	g := newGateGH(t)
 	g.run("ci", "completed", "success")
 	g.suiteAt("queued", time.Now().Add(-2*time.Minute))
-	backend, err := jobs.Open("", quiet)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { backend.Close() })
-	q := jobs.NewQueue(backend)
-	t.Cleanup(func() { q.Close() })
+	_, q := testQueue(t)
 	l := g.lifecycle()
 	l.Queue = q
 	if err := l.PR(context.Background(), jobs.PRPayload{Repo: gateRepo, Installation: 1, PR: 3, SHA: gateHead, Action: "checks"}); err != nil {

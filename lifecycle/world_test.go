@@ -56,13 +56,7 @@ func newWorld(t *testing.T) *world {
 	if err != nil {
 		t.Fatal(err)
 	}
-	backend, err := jobs.Open("", quiet)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { backend.Close() })
-	q := jobs.NewQueue(backend)
-	t.Cleanup(func() { q.Close() })
+	backend, q := testQueue(t)
 	links := jobs.NewLinks(backend.RDB)
 	caught := &catcher{}
 	return &world{t: t, gh: gh, client: app.Client(inst), bare: bare, queue: q, links: links, caught: caught,
@@ -155,4 +149,17 @@ func (w *world) modeStatus(sha string) (state, desc string) {
 		}
 	}
 	return state, desc
+}
+
+// testQueue is a queue on the test's Redis, closed with the test.
+func testQueue(t *testing.T) (*jobs.Backend, *jobs.Queue) {
+	t.Helper()
+	backend, err := jobs.Open("", quiet)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { backend.Close() })
+	q := jobs.NewQueue(backend)
+	t.Cleanup(func() { q.Close() })
+	return backend, q
 }

@@ -51,14 +51,7 @@ import (
 // (one edit).
 func TestRESTCallsLabelToMergedPR(t *testing.T) {
 	w := newWorld(t, calcRepo())
-	w.FollowPushes()
-	w.Model.Script(happyScript)
-	if code := w.Label(7, "Add returns the difference", "calc.Add(2, 3) returns -1; it should add.", "warden:maintenance", "alice"); code != http.StatusAccepted {
-		t.Fatalf("answered %d", code)
-	}
-	if rec := w.OutcomeOf(7, 90*time.Second); rec.Outcome != outcome.Completed {
-		t.Fatalf("record = %+v", rec)
-	}
+	labelToCompleted(t, w)
 	// The PR's first evaluation (its push) reports "no CI" on the issue.
 	w.Eventually(30*time.Second, func() bool {
 		return strings.Contains(w.CommentWith(7, "<!-- warden:status -->"), "no CI has reported on this head")
@@ -103,14 +96,7 @@ func TestRESTCallsLabelToMergedPR(t *testing.T) {
 // less the note, never set), the look 1.
 func TestRESTCallsCIWithinTheGrace(t *testing.T) {
 	w := newWorld(t, calcRepo(), func(env map[string]string) { env["WARDEN_CI_GRACE"] = "15s" })
-	w.FollowPushes()
-	w.Model.Script(happyScript)
-	if code := w.Label(7, "Add returns the difference", "calc.Add(2, 3) returns -1; it should add.", "warden:maintenance", "alice"); code != http.StatusAccepted {
-		t.Fatalf("answered %d", code)
-	}
-	if rec := w.OutcomeOf(7, 90*time.Second); rec.Outcome != outcome.Completed {
-		t.Fatalf("record = %+v", rec)
-	}
+	labelToCompleted(t, w)
 	p := w.Pull()
 	w.CheckRun(p, "success")
 	w.checkSuite(p, "success")
@@ -204,4 +190,18 @@ func withoutProgress(calls []fakegithub.Call) (n, progress int) {
 	}
 	progress = max(edits-1, 0)
 	return len(calls) - progress, progress
+}
+
+// labelToCompleted labels issue 7 for a happy maintenance run, pushes
+// followed, and waits for its Completed record.
+func labelToCompleted(t *testing.T, w *world) {
+	t.Helper()
+	w.FollowPushes()
+	w.Model.Script(happyScript)
+	if code := w.Label(7, "Add returns the difference", "calc.Add(2, 3) returns -1; it should add.", "warden:maintenance", "alice"); code != http.StatusAccepted {
+		t.Fatalf("answered %d", code)
+	}
+	if rec := w.OutcomeOf(7, 90*time.Second); rec.Outcome != outcome.Completed {
+		t.Fatalf("record = %+v", rec)
+	}
 }
