@@ -18,6 +18,7 @@ scripts/with-redis.sh bash -c '
   go test -run "^$" -bench PortUnderAbuse -benchtime 1x -timeout 10m ./test/bench/ &&
   go test -run "^$" -bench BaselineCost -benchtime 5x -timeout 30m ./test/bench/ &&
   go test -run "^$" -bench BenchmarkPrepareCached -benchtime 5x ./workspace/ &&
+  go test -run "^$" -bench Judging5000 -benchtime 20x ./workspace/ &&
   go test -run "^$" -bench BoundedCommands -benchtime 1x -timeout 30m ./test/bench/ &&
   go test -run "^$" -bench EditAccuracy -benchtime 1x ./agent/edit/ &&
   go test -run "^$" -bench StallDetection -benchtime 200x ./supervisor/
