@@ -130,9 +130,10 @@ func (ci headCI) judge(bot string, now time.Time) (verdict, string) {
 			continue
 		}
 		switch {
-		case ci.idle(s) && !s.GetCreatedAt().IsZero() && now.Sub(s.GetCreatedAt().Time) >= idleSuite:
-			continue // an app that never reports here, not CI that has yet to start
 		case ci.idle(s):
+			if created := s.GetCreatedAt(); !created.IsZero() && now.Sub(created.Time) >= idleSuite {
+				continue // an app that never reports here, not CI that has yet to start
+			}
 			wait(fmt.Sprintf("check suite of %s is %s with no check run yet (a suite that stays so %v after it was created is passed over: some apps never report)",
 				appName(s.GetApp()), s.GetStatus(), idleSuite))
 		case s.GetStatus() != "completed":

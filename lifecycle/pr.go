@@ -59,8 +59,8 @@ func (l *Lifecycle) evaluateOne(ctx context.Context, c *github.Client, p jobs.PR
 // and the head's next check event evaluates it again, so the look would
 // read the same five things for nothing. (Check events evaluate after
 // jobs.CoalesceDelay, so one landing between the PR's creation and the
-// run's final status write, which drops a note, is not expected.)
-
+// run's final status write, which drops a note, is not expected.) ciKey
+// marks that evaluation, per head.
 func ciKey(x *pr) string {
 	return fmt.Sprintf("%s/%s#%d:ci-seen:%s", x.owner, x.name, x.GetNumber(), x.GetHead().GetSHA())
 }

@@ -64,9 +64,12 @@ func scopes(title string) []string {
 // normScope folds the spellings of one name: "no-unused-vars",
 // "no_unused_vars", "NoUnusedVars" and "nounusedvars" are the same.
 func normScope(s string) string {
-	s = strings.ToLower(s)
-	return strings.NewReplacer("-", "", "_", "", ".", "").Replace(s)
+	return scopeFold.Replace(strings.ToLower(s))
 }
+
+// scopeFold is built once: normScope runs for every directory of every
+// file of the index.
+var scopeFold = strings.NewReplacer("-", "", "_", "", ".", "")
 
 // scopeSignals boosts the files named after a scope of the title
 // ("no-unused-vars.ts", "IndentationCheck.java": the name, or the name and

@@ -136,7 +136,7 @@ func (w *writer) content(f repoindex.File, s Scored, budget int) {
 	if err != nil {
 		return
 	}
-	f.Defs = repoindex.Definitions(f.Path, src) // exact ranges: the index's come from a line scan
+	f.Defs = repoindex.ShownDefinitions(f, src)
 	names := append(append([]string{}, s.Hits...), w.q.Idents...)
 	text, whole := Excerpt(strings.ToValidUTF8(string(src), "\uFFFD"), f.Defs, names, budget*4)
 	var b strings.Builder
@@ -165,7 +165,7 @@ const (
 func (w *writer) outline(f repoindex.File, s Scored, full bool) {
 	src, err := w.o.Read(f.Path)
 	if err == nil {
-		f.Defs = repoindex.Definitions(f.Path, src) // exact ranges: the index's come from a line scan
+		f.Defs = repoindex.ShownDefinitions(f, src)
 	}
 	head := fmt.Sprintf("\n### %s (%d lines%s)\n", f.Path, f.Lines, kindNote(f))
 	limit, width := 25, sigWidth

@@ -147,3 +147,13 @@ func Definitions(p string, src []byte) []Def {
 	}
 	return otherDefs(Language(p), src)
 }
+
+// ShownDefinitions is f's definitions with exact ranges, for a file a
+// context shows: the index's own where they came from a parser (Go), a
+// tree-sitter parse of src where the index scanned lines.
+func ShownDefinitions(f File, src []byte) []Def {
+	if scanners[f.Lang] == nil {
+		return f.Defs
+	}
+	return Definitions(f.Path, src)
+}

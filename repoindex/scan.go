@@ -28,7 +28,7 @@ func scanDefs(lang string, src []byte) []Def {
 	if match == nil {
 		return nil
 	}
-	s := scanner{braces: lang != "python"}
+	s := scanner{braces: lang != "python", prefix: prefixes[lang]}
 	for n, raw := range lines(src) {
 		text := strings.TrimRight(raw, " \t\r")
 		trimmed := strings.TrimLeft(text, " \t")
@@ -43,7 +43,7 @@ func scanDefs(lang string, src []byte) []Def {
 		if name, kind, ok := match(l.text, l.indent > 0); ok && s.fits(kind) {
 			s.push(l, strings.TrimSuffix(kind, "?"), name)
 		}
-		s.annotated(lang, l)
+		s.prefixed(l)
 		s.last = l.n
 	}
 	s.closeTo(line{n: s.last + 1, indent: -1})
@@ -57,14 +57,20 @@ type scanner struct {
 	open   []struct{ i, indent int } // innermost last
 	last   int                       // the last non-blank line
 	str    bool                      // inside a Python triple-quoted string
-	notes  int                       // the first of the Java annotation lines just before
+	prefix func(text string) bool    // a line that belongs to the declaration after it
+	notes  int                       // the first of such lines just before
 }
 
-// annotated notes where a run of Java annotation lines starts: the
-// declaration they annotate starts there, as tree-sitter's does.
-func (s *scanner) annotated(lang string, l line) {
+// prefixes name the lines a language's declaration starts with before its
+// keyword line: Java's annotations, as tree-sitter's ranges include them.
+var prefixes = map[string]func(string) bool{
+	"java": func(t string) bool { return t[0] == '@' && skipAnnotations(t) == "" },
+}
+
+// prefixed notes where a run of prefix lines starts.
+func (s *scanner) prefixed(l line) {
 	switch {
-	case lang == "java" && l.text[0] == '@' && skipAnnotations(l.text) == "":
+	case s.prefix != nil && s.prefix(l.text):
 		if s.notes == 0 {
 			s.notes = l.n
 		}

@@ -55,7 +55,7 @@ func javaMethod(t string, mods int) (string, string, bool) {
 		return "", "", false
 	}
 	if typ == "" {
-		ctor := mods > 0 || n[0] >= 'A' && n[0] <= 'Z' && strings.HasSuffix(t, "{")
+		ctor := mods > 0 || isUpper(n[0]) && strings.HasSuffix(t, "{")
 		return n, "method", ctor
 	}
 	if first, _ := word(typ); notTypes[first] || !typeChars(typ) {

@@ -3,9 +3,8 @@ package repoindex
 import "strings"
 
 // A matcher reads one line, its indent removed (indented says whether it
-// had one), and says whether a
-// definition opens on it: the definition's name and kind, the kinds
-// tree-sitter's defKinds give the same nodes.
+// had one), and says whether a definition opens on it: the definition's
+// name and kind, the kinds tree-sitter's defKinds give the same nodes.
 type matcher func(text string, indented bool) (name, kind string, ok bool)
 
 var scanners = map[string]matcher{
