@@ -2,7 +2,6 @@ package workspace
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"os"
@@ -32,6 +31,7 @@ type Manager struct {
 
 	mu    sync.Mutex
 	locks map[string]*sync.Mutex
+	urls  map[string]string // mirror → the origin URL this process set (mirror.go)
 }
 
 // New prepares the data directory.
@@ -57,7 +57,7 @@ func New(dataDir string, opts Options) (*Manager, error) {
 	if abs, err = filepath.EvalSymlinks(abs); err != nil {
 		return nil, err
 	}
-	m := &Manager{dir: abs, home: filepath.Join(abs, "home"), opts: opts, locks: map[string]*sync.Mutex{}}
+	m := &Manager{dir: abs, home: filepath.Join(abs, "home"), opts: opts, locks: map[string]*sync.Mutex{}, urls: map[string]string{}}
 	for _, d := range []string{m.home, filepath.Join(abs, "mirrors"), filepath.Join(abs, "worktrees")} {
 		if err := os.MkdirAll(d, 0o700); err != nil {
 			return nil, fmt.Errorf("create %s: %w", d, err)
@@ -181,35 +181,6 @@ func (w *Worktree) Tree() sandbox.Tree {
 	return sandbox.Tree{Dir: w.Dir, GitDir: w.gitDir, Common: w.mirror}
 }
 
-// record sets wt.gitDir to the administrative directory git made for
-// wt.Dir and checks the worktree's .git against it.
-func (m *Manager) record(wt *Worktree) error {
-	admin, err := adminOf(wt.mirror, wt.Dir)
-	if err != nil {
-		return err
-	}
-	wt.gitDir = admin
-	return wt.Tree().Verify()
-}
-
-// adminOf finds a worktree's administrative directory from the mirror's
-// side: the one whose gitdir file names dir/.git. The mirror is written by
-// Warden's git alone; nothing of the worktree is read.
-func adminOf(mirror, dir string) (string, error) {
-	entries, err := os.ReadDir(filepath.Join(mirror, "worktrees"))
-	if err != nil {
-		return "", fmt.Errorf("%w: %v", errNotReusable, err)
-	}
-	want := filepath.Join(dir, ".git")
-	for _, e := range entries {
-		admin := filepath.Join(mirror, "worktrees", e.Name())
-		if b, err := readSmall(filepath.Join(admin, "gitdir"), 4096); err == nil && strings.TrimSpace(string(b)) == want {
-			return admin, nil
-		}
-	}
-	return "", fmt.Errorf("%w: the mirror %s has no worktree at %s", errNotReusable, mirror, dir)
-}
-
 // addWorktree checks out wt on its branch at its base, replacing a stale
 // worktree of the same task; the mirror's lock is held.
 func (m *Manager) addWorktree(ctx context.Context, wt *Worktree) error {
@@ -227,30 +198,6 @@ func (m *Manager) addWorktree(ctx context.Context, wt *Worktree) error {
 		// branch counts as checked out there until the mirror is pruned.
 		m.removeLocked(ctx, wt.mirror, wt.Dir)
 		return add()
-	}
-	return nil
-}
-
-func (m *Manager) syncMirror(ctx context.Context, mirror string, req PrepareRequest) error {
-	if _, err := os.Stat(filepath.Join(mirror, "HEAD")); errors.Is(err, os.ErrNotExist) {
-		if err := os.MkdirAll(mirror, 0o700); err != nil {
-			return err
-		}
-		for _, args := range [][]string{
-			{"init", "--bare", "--quiet"},
-			{"remote", "add", "origin", req.CloneURL},
-			{"config", "remote.origin.fetch", "+refs/heads/*:refs/remotes/origin/*"},
-		} {
-			if _, err := m.git(ctx, mirror, "", nil, args...); err != nil {
-				os.RemoveAll(mirror)
-				return fmt.Errorf("create mirror of %s: %w", req.Repo, err)
-			}
-		}
-	} else if _, err := m.git(ctx, mirror, "", nil, "remote", "set-url", "origin", req.CloneURL); err != nil {
-		return fmt.Errorf("mirror of %s: %w", req.Repo, err)
-	}
-	if _, err := m.run(ctx, gitCmd{gitDir: mirror, token: req.Token, local: localURL(req.CloneURL)}, "fetch", "--prune", "--quiet", "origin"); err != nil {
-		return fmt.Errorf("fetch %s: %w", req.Repo, err)
 	}
 	return nil
 }
@@ -282,39 +229,4 @@ func (m *Manager) removeLocked(ctx context.Context, mirror, dir string) {
 	fixModes(dir)
 	_ = os.RemoveAll(dir)
 	_, _ = m.git(ctx, mirror, "", nil, "worktree", "prune")
-}
-
-// Sweep removes every worktree a crashed process left behind; call it at
-// start, before any task runs. It returns how many it removed.
-func (m *Manager) Sweep(ctx context.Context) (int, error) {
-	entries, err := os.ReadDir(filepath.Join(m.dir, "worktrees"))
-	if err != nil {
-		return 0, err
-	}
-	for _, e := range entries {
-		_ = os.RemoveAll(filepath.Join(m.dir, "worktrees", e.Name()))
-	}
-	mirrors, _ := filepath.Glob(filepath.Join(m.dir, "mirrors", "*", "*.git"))
-	for _, mir := range mirrors {
-		_, _ = m.git(ctx, mir, "", nil, "worktree", "prune")
-	}
-	if len(entries) > 0 {
-		m.opts.Logger.Info("swept worktrees left by a previous process", "count", len(entries))
-	}
-	return len(entries), nil
-}
-
-// startAt points wt at start (a commit the mirror fetched) with its merge
-// base against the default branch as BaseSHA.
-func (m *Manager) startAt(ctx context.Context, wt *Worktree, start string) error {
-	head, err := m.git(ctx, wt.mirror, "", nil, "rev-parse", "--verify", start+"^{commit}")
-	if err != nil {
-		return err
-	}
-	base, err := m.git(ctx, wt.mirror, "", nil, "merge-base", wt.BaseSHA, strings.TrimSpace(head))
-	if err != nil {
-		return err
-	}
-	wt.Head, wt.BaseSHA = strings.TrimSpace(head), strings.TrimSpace(base)
-	return nil
 }
