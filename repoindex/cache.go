@@ -38,7 +38,14 @@ func LocalGit(dir string) Git {
 
 // OpenWith is Open with the checkout's git.
 func OpenWith(ctx context.Context, dir, cacheDir string, git Git) (*Index, error) {
-	commit := head(ctx, git)
+	return OpenAt(ctx, dir, cacheDir, head(ctx, git), git)
+}
+
+// OpenAt is OpenWith for a caller that knows the checkout's HEAD commit
+// (Warden checked it out and has not moved it since): one git process per
+// task fewer. The commit keys the cache, so it must be HEAD; "" is treated
+// as outside git, as OpenWith does.
+func OpenAt(ctx context.Context, dir, cacheDir, commit string, git Git) (*Index, error) {
 	file := ""
 	if cacheDir != "" && commit != "" {
 		file = CacheFile(cacheDir, commit)

@@ -42,6 +42,16 @@ func (w *Worktree) remote(ctx context.Context, remoteURL, token string, env []st
 	return w.m.run(ctx, gitCmd{gitDir: w.gitDir, workTree: w.Dir, token: token, local: remoteURL != "" && localURL(remoteURL), env: env}, args...)
 }
 
+// CheckedOut is the commit HEAD is at, known without asking git: Head,
+// until Warden's own git moves HEAD (a commit, a merge); "" after. Nothing
+// else can move it: commands run with the git directory read-only.
+func (w *Worktree) CheckedOut() string {
+	if w.headMoved {
+		return ""
+	}
+	return w.Head
+}
+
 // JudgedTree is the tree object the guards last judged, or "".
 func (w *Worktree) JudgedTree() string { return w.judged }
 
@@ -77,6 +87,7 @@ func (w *Worktree) Commit(ctx context.Context, msg, name, email string) (string,
 		return "", err
 	}
 	sha := strings.TrimSpace(out)
+	w.headMoved = true
 	if _, err := w.git(ctx, "", nil, "update-ref", "refs/heads/"+w.Branch, sha, head); err != nil {
 		return "", err
 	}

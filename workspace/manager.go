@@ -132,6 +132,8 @@ type Worktree struct {
 	commit   string     // the commit made of judged; Push pushes exactly it
 	merging  string     // the base tip a conflicted MergeBase merges: Commit's second parent
 	huge     []hugeFile // the files the last withIndex left out of the index (MaxHashed)
+	// headMoved is set once Warden's git moves HEAD from Head (CheckedOut).
+	headMoved bool
 }
 
 // Dir is the manager's root under the data dir; other per-repository caches

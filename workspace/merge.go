@@ -21,6 +21,7 @@ type Conflict struct {
 // concludes it. BaseSHA becomes the default branch's head either way.
 func (w *Worktree) MergeBase(ctx context.Context, name, email string) ([]Conflict, error) {
 	who := []string{"GIT_AUTHOR_NAME=" + name, "GIT_AUTHOR_EMAIL=" + email, "GIT_COMMITTER_NAME=" + name, "GIT_COMMITTER_EMAIL=" + email}
+	w.headMoved = true
 	_, err := w.git(ctx, "", who, "merge", "--no-edit", "--quiet", w.BaseTip)
 	w.BaseSHA = w.BaseTip
 	if err == nil {
