@@ -13,8 +13,16 @@ type outcomeRecord = outcome.Record
 
 // report shows the outcome on the issue (checklist, outcome comment, state
 // label), counts it, and archives the worktree. It runs on a context that
-// survives cancellation: a canceled task still says so.
+// survives cancellation: a canceled task still says so. The worktree is
+// parked or removed while the outcome is posted: nothing below reads it,
+// and the two wait on different things (git and the disk, GitHub).
 func (a *attempt) report(ctx context.Context, res *Result) {
+	removed := a.removeWorktree(ctx)
+	defer func() {
+		<-removed
+		a.log.Info("attempt finished", "outcome", res.Record.Outcome, "failure_class", res.Record.FailureClass,
+			"fingerprint", res.Record.Fingerprint, "pr", res.Record.PR, "cost_usd", res.Record.CostUSD)
+	}()
 	rec := res.Record
 	state := finalState(rec)
 	note := rec.Summary
@@ -49,12 +57,23 @@ func (a *attempt) report(ctx context.Context, res *Result) {
 	if rec.Outcome == outcome.Escalated && rec.FailureClass != outcome.Canceled && a.p.OnTerminal != nil {
 		a.p.OnTerminal(ctx, a.t, rec)
 	}
-	if a.wt != nil {
+}
+
+// removeWorktree parks or removes the task's worktree in the background;
+// the channel is closed when it is done.
+func (a *attempt) removeWorktree(ctx context.Context) <-chan struct{} {
+	done := make(chan struct{})
+	if a.wt == nil {
+		close(done)
+		return done
+	}
+	go func() {
+		defer close(done)
 		start := time.Now()
 		if err := a.p.Workspace.Remove(ctx, a.wt); err != nil {
 			a.log.Warn("worktree not removed", "err", err)
 		}
 		a.log.Info("worktree removed", "duration_ms", time.Since(start).Milliseconds())
-	}
-	a.log.Info("attempt finished", "outcome", rec.Outcome, "failure_class", rec.FailureClass, "fingerprint", rec.Fingerprint, "pr", rec.PR, "cost_usd", rec.CostUSD)
+	}()
+	return done
 }
