@@ -48,6 +48,9 @@ type attempt struct {
 	// knownFlaky are flaky tests an earlier task on the repository reported.
 	knownFlaky map[string]bool
 	egress     egressLog // connections asked of the egress proxy
+	// fetched waits for the mirror's fetch setup started (prefetch.go) and
+	// reports whether it succeeded; nil once prepare has used it.
+	fetched func() bool
 }
 
 // ending is a decision that ends an attempt without a failure in the usual
@@ -69,6 +72,8 @@ func (a *attempt) run(ctx context.Context) Result {
 // setup re-reads the issue, marks it running, prepares the worktree and reads
 // the repository's configuration from it.
 func (a *attempt) setup(ctx context.Context) error {
+	a.prefetch(ctx)
+	defer a.awaitFetch() // an attempt that ends here leaves no git running
 	info, err := a.host.Issue(ctx)
 	if err != nil {
 		return err
@@ -107,7 +112,7 @@ func (a *attempt) prepare(ctx context.Context) error {
 	var err error
 	req := workspace.PrepareRequest{
 		Repo: a.t.Repo, RepoID: a.t.RepoID, CloneURL: a.t.CloneURL, Token: a.t.Token, BaseBranch: a.t.DefaultBranch,
-		Branch: a.branch(), TaskKey: taskKey(a.t),
+		Branch: a.branch(), TaskKey: taskKey(a.t), Fetched: a.awaitFetch(),
 	}
 	if f := a.t.Followup; f != nil { // the PR's own branch, from its head
 		req.Branch, req.Start = f.Branch, f.HeadSHA

@@ -106,6 +106,9 @@ type PrepareRequest struct {
 	// its merge base with the default branch, so guards judge the PR's
 	// whole diff.
 	Start string
+	// Fetched says Fetch succeeded for this task: Prepare does not fetch
+	// again unless the mirror is gone since (another id took the name).
+	Fetched bool
 }
 
 // Worktree is one task's checkout.
@@ -153,8 +156,10 @@ func (m *Manager) Prepare(ctx context.Context, req PrepareRequest) (*Worktree, e
 	if err := m.claimIdentity(req.Repo, req.RepoID); err != nil {
 		return nil, err
 	}
-	if err := m.syncMirror(ctx, mirror, req); err != nil {
-		return nil, err
+	if !req.Fetched || !exists(filepath.Join(mirror, "HEAD")) {
+		if err := m.syncMirror(ctx, mirror, req); err != nil {
+			return nil, err
+		}
 	}
 	sha, err := m.git(ctx, mirror, "", nil, "rev-parse", "--verify", "refs/remotes/origin/"+req.BaseBranch+"^{commit}")
 	if err != nil {

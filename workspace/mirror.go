@@ -9,6 +9,25 @@ import (
 	"strings"
 )
 
+// Fetch brings the repository's mirror up to date, creating it the first
+// time: Prepare's first step, for a caller with other waiting to do
+// meanwhile (reading the issue from GitHub), which then passes
+// PrepareRequest.Fetched.
+func (m *Manager) Fetch(ctx context.Context, req PrepareRequest) error {
+	mirror := m.mirrorDir(req.Repo)
+	unlock := m.lock(mirror)
+	defer unlock()
+	if err := m.claimIdentity(req.Repo, req.RepoID); err != nil {
+		return err
+	}
+	return m.syncMirror(ctx, mirror, req)
+}
+
+func exists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
+}
+
 // syncMirror fetches the repository into its mirror, creating the mirror
 // the first time. The remote's URL is set once per mirror and process: the
 // mirror's config is written by Warden alone, so a URL this process set

@@ -64,3 +64,38 @@ func read(t *testing.T, p string) string {
 	}
 	return string(b)
 }
+
+// Fetch ahead of Prepare: Prepare with Fetched does not fetch again, and
+// sees what Fetch brought; with the mirror gone since, it fetches anyway.
+func TestFetchAheadOfPrepare(t *testing.T) {
+	bare, url := gitfixture.NewRepo(t, map[string]string{"a.txt": "one\n"})
+	git, log := countingGit(t)
+	m, err := New(t.TempDir(), Options{GitTimeout: time.Minute, Git: git})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	req := PrepareRequest{Repo: "acme/calc", CloneURL: url, BaseBranch: "main", Branch: "warden/1-x", TaskKey: "f1"}
+	m.Remove(ctx, prepare(t, m, url, "f0"))
+	gitfixture.Commit(t, bare, "main", map[string]string{"a.txt": "two\n"})
+	if err := m.Fetch(ctx, req); err != nil {
+		t.Fatal(err)
+	}
+	req.Fetched = true
+	w, err := m.Prepare(ctx, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := w.ReadFile("a.txt"); string(b) != "two\n" {
+		t.Fatalf("Prepare after Fetch: %q", b)
+	}
+	if n := strings.Count(read(t, log), "fetch --prune"); n != 2 {
+		t.Fatalf("%d fetches for two tasks, want 2", n)
+	}
+	m.Remove(ctx, w)
+	os.RemoveAll(m.mirrorDir("acme/calc"))
+	req.TaskKey = "f2"
+	if _, err := m.Prepare(ctx, req); err != nil {
+		t.Fatalf("Prepare with the mirror gone since Fetch: %v", err)
+	}
+}
