@@ -66,9 +66,12 @@ func (w *Worktree) Commit(ctx context.Context, msg, name, email string) (string,
 			return "", fmt.Errorf("judge the worktree before committing: %w", err)
 		}
 	}
-	head, headTree, err := w.headAndTree(ctx)
-	if err != nil {
-		return "", err
+	head, headTree := w.Head, w.headTree
+	if w.headMoved || headTree == "" {
+		var err error
+		if head, headTree, err = w.headAndTree(ctx); err != nil {
+			return "", err
+		}
 	}
 	if headTree == w.judged {
 		if head == w.BaseSHA || head == w.Head {

@@ -28,10 +28,16 @@ func TestCheckedOutIsHEADUntilACommit(t *testing.T) {
 	if _, err := w.Changes(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := w.Commit(ctx, "m", "n", "n@example.com"); err != nil {
+	sha, err := w.Commit(ctx, "m", "n", "n@example.com")
+	if err != nil {
 		t.Fatal(err)
 	}
 	if got := w.CheckedOut(); got != "" {
 		t.Fatalf("CheckedOut %q after a commit moved HEAD", got)
+	}
+	// A retried release reads HEAD again (the tree Prepare read is the
+	// base's) and finds its commit.
+	if again, err := w.Commit(ctx, "m", "n", "n@example.com"); err != nil || again != sha {
+		t.Fatalf("retried Commit: %q, %v; want %q", again, err, sha)
 	}
 }

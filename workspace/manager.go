@@ -137,6 +137,7 @@ type Worktree struct {
 	huge     []hugeFile // the files the last withIndex left out of the index (MaxHashed)
 	// headMoved is set once Warden's git moves HEAD from Head (CheckedOut).
 	headMoved bool
+	headTree  string // Head's tree when Prepare read it with the base ("" unknown)
 }
 
 // Dir is the manager's root under the data dir; other per-repository caches
@@ -161,13 +162,14 @@ func (m *Manager) Prepare(ctx context.Context, req PrepareRequest) (*Worktree, e
 			return nil, err
 		}
 	}
-	sha, err := m.git(ctx, mirror, "", nil, "rev-parse", "--verify", "refs/remotes/origin/"+req.BaseBranch+"^{commit}")
+	sha, tree, err := m.tip(ctx, mirror, req.BaseBranch)
 	if err != nil {
 		return nil, fmt.Errorf("default branch %s of %s: %w", req.BaseBranch, req.Repo, err)
 	}
-	wt := &Worktree{Dir: filepath.Join(m.dir, "worktrees", safe(req.TaskKey)), Branch: req.Branch, BaseSHA: strings.TrimSpace(sha), repo: req.Repo, mirror: mirror, m: m}
-	wt.Head, wt.BaseTip = wt.BaseSHA, wt.BaseSHA
+	wt := &Worktree{Dir: filepath.Join(m.dir, "worktrees", safe(req.TaskKey)), Branch: req.Branch, BaseSHA: sha, repo: req.Repo, mirror: mirror, m: m}
+	wt.Head, wt.BaseTip, wt.headTree = sha, sha, tree
 	if req.Start != "" {
+		wt.headTree = "" // Commit reads it
 		if err := m.startAt(ctx, wt, req.Start); err != nil {
 			return nil, fmt.Errorf("start %s at %s: %w", req.TaskKey, req.Start, err)
 		}

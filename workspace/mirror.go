@@ -137,3 +137,19 @@ func adminOf(mirror, dir string) (string, error) {
 	}
 	return "", fmt.Errorf("%w: the mirror %s has no worktree at %s", errNotReusable, mirror, dir)
 }
+
+// tip reads the default branch's head in the mirror and its tree with one
+// git process (the tree lets Commit skip reading HEAD back). The ref starts
+// with "refs/", so it is never taken for an option; "--" ends the revisions.
+func (m *Manager) tip(ctx context.Context, mirror, branch string) (commit, tree string, err error) {
+	ref := "refs/remotes/origin/" + branch
+	out, err := m.git(ctx, mirror, "", nil, "rev-parse", ref+"^{commit}", ref+"^{tree}", "--")
+	if err != nil {
+		return "", "", err
+	}
+	f := strings.Fields(out)
+	if len(f) != 3 || f[2] != "--" {
+		return "", "", fmt.Errorf("rev-parse %s said %q", ref, out)
+	}
+	return f[0], f[1], nil
+}
