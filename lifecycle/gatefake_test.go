@@ -56,6 +56,7 @@ type gateGH struct {
 	merged   bool
 	comments []string
 	rules    gateRules
+	gql      gateGQL
 	paths    []string
 }
 
