@@ -11,8 +11,8 @@ import (
 // converts: a config object standing in for the blob (a cut or binary
 // text), an error, and the head queries received.
 type gateGQL struct {
-	config  any // nil: from rules.config
-	errors  string
+	config  any    // nil: from rules.config
+	errors  string // answered instead, when set
 	queries int
 }
 

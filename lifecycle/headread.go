@@ -84,8 +84,7 @@ type baseConfig struct {
 
 // readHead makes one GraphQL request for x's base configuration and head
 // CI; complete is false when a listing has a further page (the caller
-// reads the CI over REST then). Any GraphQL error fails the evaluation, as
-// a REST error does (it is retried).
+// reads the CI over REST then). On an error nothing it read may be used.
 func readHead(ctx context.Context, c *github.Client, x *pr) (cfg baseConfig, ci headCI, complete bool, err error) {
 	var q headQuery
 	vars := map[string]any{

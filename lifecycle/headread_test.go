@@ -126,14 +126,27 @@ func TestConfigFromTheHeadQuery(t *testing.T) {
 	}
 }
 
-// A GraphQL error fails the evaluation as a REST error does (it is
-// retried), and nothing merges.
-func TestHeadQueryErrorFailsClosed(t *testing.T) {
+// An answer with GraphQL errors is not judged: REST's reads decide (a red
+// run there is found), and a REST error then fails the evaluation as
+// before (it is retried); nothing merges on a partial read.
+func TestHeadQueryErrorFallsBackToRESTAndFailsClosed(t *testing.T) {
+	partial := `{"data":{"repository":{"config":null,"head":{"checkSuites":{"pageInfo":{"hasNextPage":false},"nodes":[]},"status":null}}},` +
+		`"errors":[{"type":"FORBIDDEN","path":["repository","head","checkSuites","nodes",0,"app"],"message":"Resource not accessible by integration"}]}`
 	g := newGateGH(t)
+	g.run("ci", "completed", "failure")
+	g.rules.config = "maintenance: {auto_merge: true}\n"
+	g.gql.errors = partial
+	all := g.evaluate(t, g.lifecycle())
+	if g.merged || !strings.Contains(all, `check run "ci" concluded failure`) || g.called("GET /commits/"+gateHead+"/check-runs") != 1 || g.called("GET /contents/") != 1 {
+		t.Fatalf("merged=%v comments=%q calls %q", g.merged, all, g.paths)
+	}
+
+	g = newGateGH(t)
 	g.run("ci", "completed", "success")
 	g.gql.errors = `{"data":null,"errors":[{"type":"RATE_LIMITED","message":"API rate limit exceeded"}]}`
+	g.rest500 = "/check-runs"
 	err := g.lifecycle().PR(context.Background(), jobs.PRPayload{Repo: gateRepo, Installation: 1, PR: 3, SHA: gateHead, Action: "checks"})
-	if err == nil || !strings.Contains(err.Error(), "rate limit") || g.merged || g.mergeCalls() != 0 {
+	if err == nil || g.merged || g.mergeCalls() != 0 {
 		t.Fatalf("err = %v, merged = %v", err, g.merged)
 	}
 }

@@ -22,7 +22,13 @@ import (
 func (l *Lifecycle) maybeMerge(ctx context.Context, c *github.Client, x *pr, log *slog.Logger) error {
 	read, ci, complete, err := readHead(ctx, c, x) // one GraphQL request (headread.go)
 	if err != nil {
-		return err
+		// Nothing is judged on an answer with errors: REST's reads decide,
+		// and fail the evaluation on their own errors as before. A GraphQL
+		// error that stays (a field an Enterprise Server lacks, another
+		// App's metadata the token may not read) would otherwise hold
+		// every merge.
+		log.Warn("head query failed; reading the config and CI over REST", "err", err)
+		read, complete = baseConfig{}, false
 	}
 	cfg, err := baseRules(ctx, c, x, read)
 	var bad *badConfig
