@@ -76,7 +76,7 @@ func TestRESTCallsLabelToMergedPR(t *testing.T) {
 			rest++
 		}
 	}
-	t.Logf("calls (REST + GraphQL): label → PR opened %d; label → merged %d (evaluations %d, merge calls %d, head queries %d, REST CI or config reads %d)",
+	t.Logf("REST + GraphQL calls: label → PR opened %d; label → merged %d (evaluations %d, merge calls %d, head queries %d, REST CI or config reads %d)",
 		opened, len(calls), len(stages)-1, merges, heads, rest)
 	if merges != 1 {
 		t.Errorf("%d merge calls for one PR, want 1", merges)
@@ -111,7 +111,7 @@ func TestRESTCallsCIWithinTheGrace(t *testing.T) {
 	calls := w.GH.Calls()
 	stages := byStage(calls, pr)
 	logStages(t, stages)
-	t.Logf("calls (REST + GraphQL): label → PR opened %d; label → merged %d", len(stages[0].calls), len(calls))
+	t.Logf("REST + GraphQL calls: label → PR opened %d; label → merged %d", len(stages[0].calls), len(calls))
 	if len(stages) != 3 {
 		t.Fatalf("%d evaluations, want the suite's and the released look", len(stages)-1)
 	}
@@ -176,9 +176,9 @@ func checkBudgets(t *testing.T, stages []stage, budgets []int) {
 		}
 		total, want = total+n, want+budget
 	}
-	t.Logf("label → merged PR: %d calls (REST + GraphQL) besides progress edits", total)
+	t.Logf("label → merged PR: %d REST + GraphQL calls besides progress edits", total)
 	if total > want {
-		t.Errorf("label → merged PR: %d calls (REST + GraphQL) besides progress edits, want at most %d", total, want)
+		t.Errorf("label → merged PR: %d REST + GraphQL calls besides progress edits, want at most %d", total, want)
 	}
 }
 
