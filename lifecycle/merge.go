@@ -30,7 +30,7 @@ func (l *Lifecycle) maybeMerge(ctx context.Context, c *github.Client, x *pr, log
 		log.Warn("head query failed; reading the config and CI over REST", "err", err)
 		read, complete = baseConfig{}, false
 	}
-	cfg, err := baseRules(ctx, c, x, read)
+	cfg, err := configFrom(ctx, c, x, read)
 	var bad *badConfig
 	if errors.As(err, &bad) { // a maintainer's to fix: said, not retried
 		log.Info("not merging: invalid .github/warden.yml", "err", err)
@@ -181,10 +181,10 @@ func baseRepo(ctx context.Context, c *github.Client, x *pr) (*github.Repository,
 	return repo, nil
 }
 
-// baseRules is the configuration the query read from the base branch; a
+// configFrom is the configuration the query read from the base branch; a
 // blob it could not give whole (cut, binary, not a file) is read over REST
 // as before.
-func baseRules(ctx context.Context, c *github.Client, x *pr, read baseConfig) (modes.Config, error) {
+func configFrom(ctx context.Context, c *github.Client, x *pr, read baseConfig) (modes.Config, error) {
 	switch {
 	case !read.ok:
 		return repoConfig(ctx, c, x)
