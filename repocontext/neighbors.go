@@ -17,7 +17,7 @@ import (
 // files' score: enough to be outlined, not to displace them.
 const (
 	neighborFrom     = 6   // best source files whose links are followed
-	neighborShare    = 0.2 // of the linked best file's score, once per pair
+	neighborShare    = 0.2 // of the best linked file's score
 	neighborDefiners = 2   // a name defined in more files says little
 	neighborUsers    = 5   // nor one that more files than this mention
 	// neighborCap bounds the score a share is taken of: what the issue's
@@ -77,9 +77,13 @@ func neighborSignals(x *repoindex.Index, s []Scored) {
 		}
 	}
 	usersOf(x, from, linked)
+	// A file takes its share of the best file it is linked to, not the sum
+	// over all of them: a helper every best file calls (an error type, a
+	// shared utility) summed its shares into the top ten over the files the
+	// issue's words rank there.
 	add := make(map[int]float64, len(linked))
 	for pair := range linked {
-		add[pair[1]] += neighborShare * min(s[pair[0]].Score, neighborCap)
+		add[pair[1]] = max(add[pair[1]], neighborShare*min(s[pair[0]].Score, neighborCap))
 	}
 	for b, v := range add {
 		s[b].Score += v

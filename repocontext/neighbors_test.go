@@ -77,3 +77,25 @@ func TestTraceTopFileDoesNotLiftItsImportsAboveTheOtherFrames(t *testing.T) {
 		t.Errorf("persist/executor.ts at %d, want 2, above the builder's imports (ranking %v)", got, paths(x, Rank(x, q)))
 	}
 }
+
+// A helper every best file calls gets the share of one of them, not their
+// sum: summed, it outranked the files the words put in the top ten.
+func TestHelperOfAllBestFilesDoesNotSumItsShares(t *testing.T) {
+	files := map[string]string{
+		"util/errtext.go": "package util\n\nfunc FormatErrorText(s string) string { return s }\n",
+		"core/target.go":  "package core\n\n// target of a retry.\nfunc Target() {}\n",
+	}
+	words := []string{"retry timeout upstream proxy", "retry timeout upstream proxy", "retry timeout upstream", "retry timeout upstream"}
+	for i, w := range words {
+		files[fmt.Sprintf("proxy/p%d.go", i)] = fmt.Sprintf("package proxy\n\n// P%d: %s.\nfunc P%d() { _ = util.FormatErrorText(\"x\") }\n", i, w, i)
+	}
+	for i := 0; i < 20; i++ {
+		files[fmt.Sprintf("misc/m%02d.go", i)] = fmt.Sprintf("package misc\n\nfunc M%02d() {}\n", i)
+	}
+	_, x := repoFrom(t, files)
+	q := NewQuery("retry timeout ignored by the upstream proxy", "the proxy retries an upstream past its timeout and target")
+	helper, target := rankOf(x, q, "util/errtext.go"), rankOf(x, q, "core/target.go")
+	if helper == 0 || target == 0 || helper < target {
+		t.Errorf("util/errtext.go at %d, core/target.go at %d: want the helper ranked, below the target (ranking %v)", helper, target, paths(x, Rank(x, q)))
+	}
+}
