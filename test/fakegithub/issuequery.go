@@ -64,6 +64,7 @@ func (s *Server) issueQuery(w http.ResponseWriter, vars map[string]any) {
 	name, _ := vars["name"].(string)
 	n, _ := vars["number"].(float64)
 	query, _ := vars["prefix"].(string)
+	about(w, "issue "+strconv.Itoa(int(n)))
 	rp := s.repos[owner+"/"+name]
 	if rp == nil {
 		writeJSON(w, 200, gqlNotFound("Could not resolve to a Repository with the name '"+owner+"/"+name+"'.", "repository"))
@@ -106,6 +107,9 @@ func (s *Server) labelSwap(w http.ResponseWriter, vars map[string]any) {
 		in, _ := vars[f.input].(map[string]any)
 		id, _ := in["labelableId"].(string)
 		rp, is := s.issueByNodeID(id)
+		if is != nil {
+			about(w, "labels of issue "+strconv.Itoa(is.Number))
+		}
 		if is == nil {
 			data[f.alias] = nil
 			errs = append(errs, gqlError("Could not resolve to a node with the global id of '"+id+"'", f.alias))
