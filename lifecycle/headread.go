@@ -7,6 +7,7 @@ import (
 
 	"github.com/google/go-github/v60/github"
 	"github.com/shurcooL/githubv4"
+	"github.com/warden-bot/warden/githubapp"
 )
 
 // configPath is the repository's Warden configuration, read from the base
@@ -93,7 +94,7 @@ func readHead(ctx context.Context, c *github.Client, x *pr) (cfg baseConfig, ci 
 		"config": githubv4.String(x.GetBase().GetRef() + ":" + configPath),
 		"head":   githubv4.GitObjectID(x.GetHead().GetSHA()),
 	}
-	if err := graphQL(c).Query(ctx, &q, vars); err != nil {
+	if err := githubapp.GraphQL(c).Query(ctx, &q, vars); err != nil {
 		return cfg, ci, false, fmt.Errorf("read %s and the CI of %s: %w", configPath, x.GetHead().GetSHA(), err)
 	}
 	if q.Repository == nil || q.Repository.Head == nil {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/warden-bot/warden/outcome"
+	"github.com/warden-bot/warden/pipeline"
 	"github.com/warden-bot/warden/test/fakegithub"
 	tw "github.com/warden-bot/warden/test/world"
 )
@@ -19,21 +20,27 @@ import (
 // coalesce into one evaluation (jobs coalesce.go). One merge call; the
 // head's CI read once per evaluation, by one GraphQL query.
 //
-// The #30 targets (opened ≤ 11, merged ≤ 20) are not met; the budgets are
+// The #30 targets (opened ≤ 11, merged ≤ 20) hold for a process that has
+// its login and token (11; 19 with CI within the grace, 22 after the
+// first look), not for its first task (13; 21, 24); the budgets are
 // what the flow needs (docs/BENCHMARKS.md, "GitHub calls per PR flow"),
 // the status comment's progress edits aside (see checkBudgets):
 //
-// Label → PR opened, 14: the App's login, once per process (GET /app; the
+// Label → PR opened, 13: the App's login, once per process (GET /app; the
 // bot's user id for the commit e-mail comes with the status comment's
 // answer) and its installation token, once an hour; the sender's
 // permission (the trigger gate); the run re-reads the issue (open? still
-// labelled? its text now); state running (1 label call); the status
-// comment (1); 👀 (1); the PR, its mode label and warden/mode (3); the
-// final status edit and the outcome comment (2); state pr-open, added
-// before running goes (2: one replace could drop a label a human set
-// meanwhile, or bring back a trigger label removed to cancel). When the
-// "queued" update lands before the run starts it adds its comment and
-// label, and the run's first status write is an edit of that comment: 15.
+// labelled? its text now), over GraphQL with its labels' node ids;
+// state running (1 label call); the status comment (1); 👀 (1); the PR,
+// its mode label and warden/mode (3); the final status edit and the
+// outcome comment (2); state pr-open, added before running goes, in one
+// GraphQL request of two mutations run in order (a REST replace could drop
+// a label a human set meanwhile, or bring back a trigger label removed to
+// cancel; REST's add and remove, 2 calls, are the fallback, and the first
+// run in a repository, which creates its state labels, takes it). So 11 a
+// task once the process has its login and token. When the "queued"
+// update lands before the run starts it adds its comment and label, and
+// the run's first status write is an edit of that comment: 14.
 //
 // Here CI reports after the released PR's look (CI slower than
 // WARDEN_CI_GRACE, 0 s in these tests). Evaluation 1, that look ("no CI"),
@@ -66,16 +73,19 @@ func TestRESTCallsLabelToMergedPR(t *testing.T) {
 	stages := byStage(calls, fmt.Sprintf("/repos/%s/pulls/%d", repo, p.Number))
 	logStages(t, stages)
 	opened, merges, heads, rest := len(stages[0].calls), 0, 0, 0
-	for _, c := range calls {
-		switch {
-		case c.Method == http.MethodPut && strings.HasSuffix(c.Path, "/merge"):
-			merges++
-		case c.Method == http.MethodPost && c.Path == "/graphql":
-			heads++ // no merge queue here: every GraphQL request is a head query
-		case c.Method == http.MethodGet && (strings.Contains(c.Path, "/commits/") || strings.Contains(c.Path, "/contents/")):
-			rest++
+	for _, st := range stages[1:] {
+		for _, c := range st.calls {
+			switch {
+			case c.Method == http.MethodPut && strings.HasSuffix(c.Path, "/merge"):
+				merges++
+			case c.Method == http.MethodPost && c.Path == "/graphql":
+				heads++ // no merge queue here: an evaluation's GraphQL request is a head query
+			case c.Method == http.MethodGet && (strings.Contains(c.Path, "/commits/") || strings.Contains(c.Path, "/contents/")):
+				rest++
+			}
 		}
 	}
+	runStateByGraphQL(t, stages[0].calls)
 	t.Logf("REST + GraphQL calls: label → PR opened %d; label → merged %d (evaluations %d, merge calls %d, head queries %d, REST CI or config reads %d)",
 		opened, len(calls), len(stages)-1, merges, heads, rest)
 	if merges != 1 {
@@ -88,14 +98,14 @@ func TestRESTCallsLabelToMergedPR(t *testing.T) {
 		t.Errorf("%d evaluations making %d head queries and %d REST reads of CI or config, want 2, 2 and 0", len(stages)-1, heads, rest)
 	}
 	if len(stages) == 3 {
-		checkBudgets(t, stages, []int{15, 3, 8})
+		checkBudgets(t, stages, []int{14, 3, 8})
 	}
 }
 
 // CI that reports within WARDEN_CI_GRACE: the suite's evaluation merges
 // the PR, and the released PR's look, which is there for a head no check
 // event comes for, reads only the PR (lifecycle pr.go, ciReported).
-// Label → merged: the run 14 (15), the suite's evaluation 7 (as above,
+// Label → merged: the run 13 (14), the suite's evaluation 7 (as above,
 // less the note, never set), the look 1.
 func TestRESTCallsCIWithinTheGrace(t *testing.T) {
 	w := newWorld(t, calcRepo(), func(env map[string]string) { env["WARDEN_CI_GRACE"] = "15s" })
@@ -115,7 +125,27 @@ func TestRESTCallsCIWithinTheGrace(t *testing.T) {
 	if len(stages) != 3 {
 		t.Fatalf("%d evaluations, want the suite's and the released look", len(stages)-1)
 	}
-	checkBudgets(t, stages, []int{15, 7, 1})
+	checkBudgets(t, stages, []int{14, 7, 1})
+}
+
+// runStateByGraphQL: the run read the issue over GraphQL, with its
+// labels' node ids, and made its last state change (running → pr-open)
+// one GraphQL request, adding before removing, instead of a REST add and
+// a REST remove.
+func runStateByGraphQL(t *testing.T, calls []fakegithub.Call) {
+	t.Helper()
+	gql, unlabels := 0, 0
+	for _, c := range calls {
+		switch {
+		case c.Method == http.MethodPost && c.Path == "/graphql":
+			gql++
+		case c.Method == http.MethodDelete && strings.Contains(c.Path, "/labels/"):
+			unlabels++
+		}
+	}
+	if gql != 2 || unlabels != 0 {
+		t.Errorf("the run made %d GraphQL requests and %d REST label removals, want 2 (the issue read, the state change) and 0", gql, unlabels)
+	}
 }
 
 func logStages(t *testing.T, stages []stage) {
@@ -199,6 +229,13 @@ func withoutProgress(calls []fakegithub.Call) (n, progress int) {
 // followed, and waits for its Completed record.
 func labelToCompleted(t *testing.T, w *world) {
 	t.Helper()
+	// A repository Warden has worked in before: its state labels exist, so
+	// the run's last state change is one GraphQL request (pipeline
+	// labelswap.go). The first run in a repository creates them by name
+	// over REST, one call more.
+	for _, s := range pipeline.States {
+		w.GH.CreateLabels(repo, "warden:"+s)
+	}
 	w.FollowPushes()
 	w.Model.Script(happyScript)
 	if code := w.Label(7, "Add returns the difference", "calc.Add(2, 3) returns -1; it should add.", "warden:maintenance", "alice"); code != http.StatusAccepted {

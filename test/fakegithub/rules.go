@@ -164,6 +164,14 @@ func (s *Server) graphql(w http.ResponseWriter, r *http.Request) {
 		s.headQuery(w, req.Variables)
 		return
 	}
+	if strings.Contains(req.Query, "issue(number:") {
+		s.issueQuery(w, req.Variables)
+		return
+	}
+	if strings.Contains(req.Query, "addLabelsToLabelable") {
+		s.labelSwap(w, req.Variables)
+		return
+	}
 	input, _ := req.Variables["input"].(map[string]any)
 	id, _ := input["pullRequestId"].(string)
 	rp, p := s.pullByNodeID(id)
