@@ -216,11 +216,14 @@ func (ci headCI) idleUntil(bot string, now time.Time) time.Time {
 	return until
 }
 
-// headChecks reads and judges the CI of x's head.
-func headChecks(ctx context.Context, c *github.Client, x *pr, bot string) (verdict, string, headCI, error) {
-	ci, err := readCI(ctx, c, x.owner, x.name, x.GetHead().GetSHA())
-	if err != nil {
-		return waiting, "", ci, err
+// headChecks judges the CI of x's head the query read, listed again over
+// REST when a listing there had a further page (correct beats clever).
+func headChecks(ctx context.Context, c *github.Client, x *pr, ci headCI, complete bool, bot string) (verdict, string, headCI, error) {
+	if !complete {
+		var err error
+		if ci, err = readCI(ctx, c, x.owner, x.name, x.GetHead().GetSHA()); err != nil {
+			return waiting, "", ci, err
+		}
 	}
 	v, why := ci.judge(bot, time.Now())
 	return v, why, ci, nil

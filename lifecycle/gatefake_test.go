@@ -56,6 +56,8 @@ type gateGH struct {
 	merged   bool
 	comments []string
 	rules    gateRules
+	gql      gateGQL
+	rest500  string // a REST path ending so answers 500
 	paths    []string
 }
 
@@ -152,6 +154,10 @@ func (g *gateGH) serve(w http.ResponseWriter, r *http.Request) {
 	path := strings.TrimPrefix(r.URL.Path, "/repos/"+gateRepo)
 	g.paths = append(g.paths, r.Method+" "+path)
 	commit := "/commits/" + url.PathEscape(gateHead)
+	if g.rest500 != "" && strings.HasSuffix(path, g.rest500) {
+		writeGate(w, 500, map[string]string{"message": "Server Error"})
+		return
+	}
 	if g.serveRules(w, r, path) {
 		return
 	}

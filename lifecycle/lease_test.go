@@ -58,7 +58,7 @@ func TestFeedbackDuringEvaluationStopsTheMerge(t *testing.T) {
 	n, sha := w.openPR(7, "maintenance")
 	w.gh.SetCheckRun(repo, sha, "ci", "completed", "success")
 	withHook(w, func(r *http.Request) {
-		if strings.Contains(r.URL.Path, "/check-runs") {
+		if strings.Contains(r.URL.Path, "/graphql") { // the head's CI is read
 			_, _ = store.Add(context.Background(), repo, n, followup.Item{Kind: followup.KindReview, ID: 5, Body: "wait, rename it"})
 		}
 	})

@@ -20,7 +20,17 @@ import (
 // one, passing the head SHA so a push that raced the check cannot be merged
 // unchecked. Whatever holds it back is said in the status comment.
 func (l *Lifecycle) maybeMerge(ctx context.Context, c *github.Client, x *pr, log *slog.Logger) error {
-	cfg, err := repoConfig(ctx, c, x)
+	read, ci, complete, err := readHead(ctx, c, x) // one GraphQL request (headread.go)
+	if err != nil {
+		// Nothing is judged on an answer with errors: REST's reads decide,
+		// and fail the evaluation on their own errors as before. A GraphQL
+		// error that stays (a field an Enterprise Server lacks, another
+		// App's metadata the token may not read) would otherwise hold
+		// every merge.
+		log.Warn("head query failed; reading the config and CI over REST", "err", err)
+		read, complete = baseConfig{}, false
+	}
+	cfg, err := configFrom(ctx, c, x, read)
 	var bad *badConfig
 	if errors.As(err, &bad) { // a maintainer's to fix: said, not retried
 		log.Info("not merging: invalid .github/warden.yml", "err", err)
@@ -38,7 +48,7 @@ func (l *Lifecycle) maybeMerge(ctx context.Context, c *github.Client, x *pr, log
 	if err != nil {
 		return err
 	}
-	v, why, ci, err := headChecks(ctx, c, x, bot)
+	v, why, ci, err := headChecks(ctx, c, x, ci, complete, bot)
 	if err != nil {
 		return err
 	}
@@ -171,10 +181,23 @@ func baseRepo(ctx context.Context, c *github.Client, x *pr) (*github.Repository,
 	return repo, nil
 }
 
-// repoConfig reads .github/warden.yml from the default branch; a missing
+// configFrom is the configuration the query read from the base branch; a
+// blob it could not give whole (cut, binary, not a file) is read over REST
+// as before.
+func configFrom(ctx context.Context, c *github.Client, x *pr, read baseConfig) (modes.Config, error) {
+	switch {
+	case !read.ok:
+		return repoConfig(ctx, c, x)
+	case !read.found:
+		return modes.Parse(nil)
+	}
+	return parseConfig(read.text)
+}
+
+// repoConfig reads .github/warden.yml from the base branch; a missing
 // file means the defaults, an invalid one refuses to merge (fail closed).
 func repoConfig(ctx context.Context, c *github.Client, x *pr) (modes.Config, error) {
-	fc, _, resp, err := c.Repositories.GetContents(ctx, x.owner, x.name, ".github/warden.yml", &github.RepositoryContentGetOptions{Ref: x.GetBase().GetRef()})
+	fc, _, resp, err := c.Repositories.GetContents(ctx, x.owner, x.name, configPath, &github.RepositoryContentGetOptions{Ref: x.GetBase().GetRef()})
 	if resp != nil && resp.StatusCode == http.StatusNotFound {
 		return modes.Parse(nil)
 	}
@@ -185,7 +208,11 @@ func repoConfig(ctx context.Context, c *github.Client, x *pr) (modes.Config, err
 	if err != nil {
 		return modes.Config{}, &badConfig{err}
 	}
-	cfg, err := modes.Parse([]byte(text))
+	return parseConfig([]byte(text))
+}
+
+func parseConfig(text []byte) (modes.Config, error) {
+	cfg, err := modes.Parse(text)
 	if err != nil {
 		return modes.Config{}, &badConfig{err}
 	}

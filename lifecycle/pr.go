@@ -57,7 +57,7 @@ func (l *Lifecycle) evaluateOne(ctx context.Context, c *github.Client, p jobs.PR
 // check event ever comes. Once a completed check of the head has been
 // evaluated, CI exists: that evaluation said its verdict on the issue,
 // and the head's next check event evaluates it again, so the look would
-// read the same five things for nothing. (Check events evaluate after
+// read the same config and CI for nothing. (Check events evaluate after
 // jobs.CoalesceDelay, so one landing between the PR's creation and the
 // run's final status write, which drops a note, is not expected.) ciKey
 // marks that evaluation, per head.

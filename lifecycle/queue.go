@@ -4,31 +4,13 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"net/url"
 	"strings"
 
 	"github.com/google/go-github/v60/github"
 	"github.com/shurcooL/githubv4"
 	"github.com/warden-bot/warden/branchrules"
+	"github.com/warden-bot/warden/githubapp"
 )
-
-// graphQL is GitHub's GraphQL client beside a REST client: the same
-// installation token, at api.github.com/graphql or, on Enterprise Server,
-// HOST/api/graphql beside HOST/api/v3.
-func graphQL(c *github.Client) *githubv4.Client {
-	return githubv4.NewEnterpriseClient(graphQLURL(c.BaseURL), c.Client())
-}
-
-func graphQLURL(rest *url.URL) string {
-	u := *rest
-	p := strings.TrimSuffix(u.Path, "/")
-	if strings.HasSuffix(p, "/api/v3") {
-		u.Path = strings.TrimSuffix(p, "/v3") + "/graphql"
-	} else {
-		u.Path = p + "/graphql"
-	}
-	return u.String()
-}
 
 // enqueue puts a PR whose rules require a merge queue into it, once per
 // head: the queue merges it (a pull_request closed event settles the issue)
@@ -43,7 +25,7 @@ func (l *Lifecycle) enqueue(ctx context.Context, c *github.Client, x *pr, rules 
 		log.Info("already in the merge queue", "sha", sha)
 		return nil
 	}
-	gq := graphQL(c)
+	gq := githubapp.GraphQL(c)
 	var m struct {
 		EnqueuePullRequest struct {
 			MergeQueueEntry struct {

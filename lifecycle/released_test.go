@@ -55,15 +55,15 @@ func TestReleasedLookSkippedOnceCIReported(t *testing.T) {
 	if err := l.PR(context.Background(), released); err != nil {
 		t.Fatal(err)
 	}
-	if n := len(g.paths); n < 5 {
-		t.Fatalf("the look before any check event made %d calls: %q", n, g.paths)
+	if n := len(g.paths); n < 3 || g.gql.queries != 1 { // the PR, the head query, the note
+		t.Fatalf("the look before any check event made %d calls (%d head queries): %q", n, g.gql.queries, g.paths)
 	}
 	g.evaluate(t, l) // a check event's evaluation
 	before := len(g.paths)
 	if err := l.PR(context.Background(), released); err != nil {
 		t.Fatal(err)
 	}
-	if got := g.paths[before:]; len(got) != 1 || got[0] != "GET /pulls/3" {
+	if got := g.paths[before:]; len(got) != 1 || got[0] != "GET /pulls/3" || g.gql.queries != 2 {
 		t.Fatalf("the look after a check event's evaluation called %q, want only the PR read", got)
 	}
 }

@@ -21,7 +21,7 @@ type gateRules struct {
 	writers    map[string]bool
 	refusals   []gateRefusal // answered to merge calls in order, then success
 	methods    []string      // merge_method of each merge call
-	graphql    []string      // GraphQL queries received
+	graphql    []string      // GraphQL mutations received
 	gqlAnswer  string        // body answered to GraphQL; "" a queued entry
 	config     string        // .github/warden.yml; "" none
 }
@@ -94,6 +94,10 @@ func (g *gateGH) serveRules(w http.ResponseWriter, r *http.Request, path string)
 	case r.Method == "POST" && r.URL.Path == "/graphql":
 		var q struct{ Query string }
 		_ = json.NewDecoder(r.Body).Decode(&q)
+		if strings.Contains(q.Query, "checkSuites") {
+			g.headQuery(w, r)
+			return true
+		}
 		g.rules.graphql = append(g.rules.graphql, q.Query)
 		ans := g.rules.gqlAnswer
 		if strings.Contains(q.Query, "enablePullRequestAutoMerge") {

@@ -43,13 +43,19 @@ type GitHubHost struct {
 	// Expect, when set, is the head of the open PR this run continues:
 	// Release pushes only onto it (a lease), never a force-push from base.
 	Expect string
+	// GraphQL reads the issue over GraphQL, with the node ids of its
+	// labels, so that the run's last state change is one request
+	// (labelswap.go); REST stays the fallback for every failure.
+	GraphQL bool
 
-	labels   []string // the issue's labels as last read or written
-	statusID int64    // the sticky status comment, once found or created
-	ownOnly  bool     // the issue read at start held only Warden's known comments
-	comments int      // the issue's comment count as last read by Issue
-	fresh    bool     // labels were just read by Issue
-	counted  bool     // comments holds a count GitHub gave
+	labels   []string          // the issue's labels as last read or written
+	labelIDs map[string]string // label name → node id, when read over GraphQL
+	issueID  string            // the issue's node id, when read over GraphQL
+	statusID int64             // the sticky status comment, once found or created
+	ownOnly  bool              // the issue read at start held only Warden's known comments
+	comments int               // the issue's comment count as last read by Issue
+	fresh    bool              // labels were just read by Issue
+	counted  bool              // comments holds a count GitHub gave
 }
 
 func (h *GitHubHost) repo() string { return h.Owner + "/" + h.Name }
@@ -75,6 +81,13 @@ func (h *GitHubHost) Issue(ctx context.Context) (IssueInfo, error) {
 	if h.StatusLock != nil {
 		defer h.StatusLock(ctx)()
 	}
+	if h.GraphQL {
+		if info, ok := h.issueByGraphQL(ctx); ok {
+			h.labels, h.fresh = info.Labels, true
+			return info, nil
+		}
+	}
+	h.issueID, h.labelIDs = "", nil
 	is, _, err := h.Client.Issues.Get(ctx, h.Owner, h.Name, h.Number)
 	if err != nil {
 		return IssueInfo{}, fmt.Errorf("get issue %s#%d: %w", h.repo(), h.Number, err)
@@ -127,6 +140,13 @@ func (h *GitHubHost) State(ctx context.Context, state string) error {
 	if done, err := h.swapFresh(ctx, want); done {
 		return err
 	}
+	if err := h.swapByGraphQL(ctx, want); err == nil {
+		return h.dropOtherStates(ctx, state)
+	} else if !errors.Is(err, errNoIDs) {
+		// Nothing the mutation answered is used; REST's add is idempotent
+		// and its remove of an absent label a 404, so redoing it is safe.
+		h.issueID = "" // and later changes go over REST too
+	}
 	// Adding is idempotent and answers the issue's labels as they are now:
 	// another process (a late "queued" update) may have added a state since
 	// this host last looked, and it must go too.
@@ -138,6 +158,13 @@ func (h *GitHubHost) State(ctx context.Context, state string) error {
 	for _, l := range got {
 		h.labels = append(h.labels, l.GetName())
 	}
+	return h.dropOtherStates(ctx, state)
+}
+
+// dropOtherStates removes every state label but state from the issue's
+// labels as last answered: another process (a late "queued" update) may
+// have added one since this host last looked.
+func (h *GitHubHost) dropOtherStates(ctx context.Context, state string) error {
 	for _, s := range States {
 		old := h.Prefix + ":" + s
 		if s == state || !slices.Contains(h.labels, old) {

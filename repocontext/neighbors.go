@@ -9,19 +9,30 @@ import (
 
 // A fix often spans the file an issue is about and a file defining what
 // that one uses: the helper it calls, the type it builds, the visitor it
-// runs. Such a file rarely shares the issue's words, so it ranked far down
-// (issue #30: two-file fixes in Rust and Python kept their second file out
-// of view). The definers of rare names that the best files mention get a
-// share of those files' score: enough to be outlined, not to displace them.
+// runs; or a file using what it defines: the caller that builds the
+// wrong input, the encoder that runs the filter. Such a file rarely shares
+// the issue's words, so it ranked far down (issue #30: two-file fixes in
+// Rust, Python and Go kept their second file out of view). The files one
+// step away from the best files, through a rare name, get a share of those
+// files' score: enough to be outlined, not to displace them.
 const (
-	neighborFrom     = 3   // best source files whose names are followed
-	neighborShare    = 0.2 // of the mentioning file's score, once per pair
+	neighborFrom     = 6   // best source files whose links are followed
+	neighborShare    = 0.2 // of the best linked file's score
 	neighborDefiners = 2   // a name defined in more files says little
+	neighborUsers    = 5   // nor one that more files than this mention
+	// neighborCap bounds the score a share is taken of: what the issue's
+	// words and a named definition give a file (lexTop + wDef). A path
+	// with a trace line scores a file 300 and more; a fifth of that put
+	// every file its top file imports above the files the issue's words
+	// rank (typeorm's query builder pulled in 25 files, and the trace's
+	// last frame, where the fix was, fell to 40th).
+	neighborCap = lexTop + wDef
 )
 
 // neighborSignals adds the share to the definers of names the best files
-// mention. Only names of two words or more count ("CompileKind",
-// "is_float_nan"): a one-word name is mostly an English word.
+// mention and to the users of names they define. Only names of two words or
+// more count ("CompileKind", "is_float_nan"): a one-word name is mostly an
+// English word.
 func neighborSignals(x *repoindex.Index, s []Scored) {
 	from := bestSources(x, s, neighborFrom)
 	if len(from) == 0 {
@@ -65,12 +76,38 @@ func neighborSignals(x *repoindex.Index, s []Scored) {
 			}
 		}
 	}
+	usersOf(x, from, linked)
+	// A file takes its share of the best file it is linked to, not the sum
+	// over all of them: a helper every best file calls (an error type, a
+	// shared utility) summed its shares into the top ten over the files the
+	// issue's words rank there.
 	add := make(map[int]float64, len(linked))
 	for pair := range linked {
-		add[pair[1]] += neighborShare * s[pair[0]].Score
+		add[pair[1]] = max(add[pair[1]], neighborShare*min(s[pair[0]].Score, neighborCap))
 	}
 	for b, v := range add {
 		s[b].Score += v
+	}
+}
+
+// usersOf links each best file to the few source files that mention a
+// name it defines: its callers, one step up.
+func usersOf(x *repoindex.Index, from []int, linked map[[2]int]bool) {
+	for _, a := range from {
+		for _, d := range x.Files[a].Defs {
+			if !looksLikeCode(d.Name) {
+				continue
+			}
+			posts := x.TermFiles(strings.ToLower(d.Name))
+			if len(posts) > neighborUsers+1 { // the definer holds it too
+				continue
+			}
+			for _, p := range posts {
+				if b := int(p >> 8); b != a && x.Files[b].Kind == repoindex.Source {
+					linked[[2]int{a, b}] = true
+				}
+			}
+		}
 	}
 }
 

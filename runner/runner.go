@@ -63,7 +63,7 @@ func (h *Hosts) Host(ctx context.Context, repo string, inst int64, issue int, _,
 	}
 	return &pipeline.GitHubHost{
 		Client: client, Owner: owner, Name: name, Number: issue, Prefix: h.Prefix,
-		BotLogin: login, CloneURL: cloneURL, Base: base, Poster: poster,
+		BotLogin: login, CloneURL: cloneURL, Base: base, Poster: poster, GraphQL: true,
 		BotIDOf: func(ctx context.Context) (int64, error) { return h.App.BotID(ctx, inst) },
 		Token:   func(ctx context.Context) (string, error) { return h.App.Token(ctx, inst) },
 	}, nil

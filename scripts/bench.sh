@@ -23,6 +23,10 @@ scripts/with-redis.sh bash -c '
   go test -run "^$" -bench EditAccuracy -benchtime 1x ./agent/edit/ &&
   go test -run "^$" -bench StallDetection -benchtime 200x ./supervisor/
 '
+# GitHub calls per label → merged PR flow (#30 item 3): the e2e tests count
+# every call the fake GitHub answers, by stage; their log lines are the figures.
+scripts/with-redis.sh go test -count=1 -v -run 'TestRESTCalls' -timeout 10m ./test/e2e/ 2>&1 |
+  grep -E 'calls: label|calls besides|^(--- |ok|FAIL)'
 # The index on a ~10,000-file repository needs its mirror
 # (fetch github:astral-sh/ruff, or WARDEN_BENCH_INDEX_REPO).
 go test -run "^$" -bench IndexLarge -benchtime 1x -timeout 30m ./test/bench/index/

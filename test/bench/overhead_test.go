@@ -54,7 +54,8 @@ func measure(w *world.World) split {
 	s.fromLogs(entries(w, n), byStage)
 	issuePath := fmt.Sprintf("/repos/%s/issues/%d", world.Repo, n)
 	for _, c := range w.GH.Calls()[calls:] {
-		if c.Method == "GET" && c.Path == issuePath && s.pickup == 0 {
+		read := c.Method == "GET" && c.Path == issuePath || c.Subject == fmt.Sprintf("issue %d", n) // REST or GraphQL
+		if read && s.pickup == 0 {
 			s.pickup = c.Time.Sub(t0) // the worker's first call: intake + queue
 		}
 		if !c.Time.After(end) {

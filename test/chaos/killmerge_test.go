@@ -1,6 +1,7 @@
 package chaos
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 	"testing"
@@ -36,7 +37,8 @@ var mergePoints = []mergePoint{
 	// for the lease to lapse instead of dropping the evaluation, and the
 	// PR merges once.
 	{"holding the PR's lease", func(c *prCase) func() bool {
-		return c.s.gh.Arm("GET", fmt.Sprintf("/repos/%s/commits/%s/check-runs", world.Repo, c.pr.HeadSHA))
+		// The head query (one GraphQL request) reads the head's CI.
+		return c.s.gh.ArmMatch("POST", "/graphql", func(_ string, body []byte) bool { return bytes.Contains(body, []byte(c.pr.HeadSHA)) })
 	}, func(c *prCase) { c.green() }, checkLeaseLapsed},
 }
 

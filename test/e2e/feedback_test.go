@@ -76,8 +76,8 @@ func checkQueuedUpdate(t *testing.T, task []fakegithub.Call, n int) {
 	read, listed := false, false
 	for _, c := range task {
 		switch {
-		case c.Method == "GET" && c.Path == issue:
-			read = true
+		case c.Method == "GET" && c.Path == issue, c.Subject == fmt.Sprintf("issue %d", n):
+			read = true // over REST or GraphQL
 		case c.Method == "GET" && c.Path == issue+"/comments":
 			listed = true
 		case !read && strings.HasPrefix(c.Path, issue+"/") && !strings.HasSuffix(c.Path, "/reactions"):

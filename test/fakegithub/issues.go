@@ -64,6 +64,7 @@ func (s *Server) createIssue(w http.ResponseWriter, r *http.Request, rp *Repo) {
 	}
 	is := &Issue{ID: s.id(), Number: n, Title: req.Title, Body: req.Body, State: "open", Author: BotLogin, Labels: req.Labels}
 	rp.issues[n] = is
+	rp.know(req.Labels...)
 	writeJSON(w, 201, s.issueJSON(rp, is))
 }
 
@@ -175,6 +176,7 @@ func (s *Server) addLabels(w http.ResponseWriter, r *http.Request, rp *Repo) {
 		notFound(w)
 		return
 	}
+	rp.know(req...)
 	for _, l := range req {
 		if !slices.Contains(*ls, l) {
 			*ls = append(*ls, l)

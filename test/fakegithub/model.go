@@ -24,6 +24,7 @@ type Repo struct {
 	reactions                            []*Reaction
 	nextNumber                           int
 	rules                                rulesState
+	labels                               map[string]bool // every label the repository has (know)
 }
 
 // Issue is an issue.
@@ -103,6 +104,7 @@ func (s *Server) AddIssue(repo string, n int, title, body, author string, labels
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	r := s.repos[repo]
+	r.know(labels...)
 	if is, ok := r.issues[n]; ok {
 		for _, l := range labels {
 			if !slices.Contains(is.Labels, l) {

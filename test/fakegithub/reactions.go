@@ -80,6 +80,7 @@ func (s *Server) replaceLabels(w http.ResponseWriter, r *http.Request, rp *Repo)
 		}
 		names = obj.Labels
 	}
+	rp.know(names...)
 	*ls = slices.Compact(append([]string{}, names...))
 	writeJSON(w, 200, labelsJSON(*ls))
 }

@@ -94,7 +94,7 @@ func labelsJSON(ls []string) []any {
 }
 
 func (s *Server) issueJSON(rp *Repo, is *Issue) map[string]any {
-	return map[string]any{"id": is.ID, "number": is.Number, "title": is.Title, "body": is.Body, "state": is.State,
+	return map[string]any{"id": is.ID, "node_id": issueNodeID(is), "number": is.Number, "title": is.Title, "body": is.Body, "state": is.State,
 		"user": user(is.Author), "labels": labelsJSON(is.Labels), "comments": commentCount(rp, is.Number),
 		"html_url": fmt.Sprintf("https://github.test/%s/%s/issues/%d", rp.Owner, rp.Name, is.Number)}
 }

@@ -147,8 +147,8 @@ func (s *Server) approvals(rp *Repo, p *Pull) int {
 	return n
 }
 
-// graphql serves the mutations Warden sends: enqueuePullRequest. The answer
-// has GitHub's shape ({"data":…} or {"errors":[…]}).
+// graphql serves Warden's head query (headquery.go) and the mutation it
+// sends, enqueuePullRequest. The answer has GitHub's shape ({"data":…} or {"errors":[…]}).
 func (s *Server) graphql(w http.ResponseWriter, r *http.Request) {
 	var req struct {
 		Query     string         `json:"query"`
@@ -160,6 +160,18 @@ func (s *Server) graphql(w http.ResponseWriter, r *http.Request) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if strings.Contains(req.Query, "checkSuites") {
+		s.headQuery(w, req.Variables)
+		return
+	}
+	if strings.Contains(req.Query, "issue(number:") {
+		s.issueQuery(w, req.Variables)
+		return
+	}
+	if strings.Contains(req.Query, "addLabelsToLabelable") {
+		s.labelSwap(w, req.Variables)
+		return
+	}
 	input, _ := req.Variables["input"].(map[string]any)
 	id, _ := input["pullRequestId"].(string)
 	rp, p := s.pullByNodeID(id)

@@ -28,6 +28,9 @@ type Call struct {
 	Status       int
 	Time         time.Time
 	Header       http.Header // the answer's headers
+	// Subject is what a GraphQL request was about ("issue 7"), since its
+	// path alone says nothing.
+	Subject string
 }
 
 type fault struct {
@@ -162,7 +165,15 @@ func randHex(n int) string {
 
 type recorder struct {
 	http.ResponseWriter
-	status int
+	status  int
+	subject string
+}
+
+// about names what a GraphQL request was about in its Call.
+func about(w http.ResponseWriter, subject string) {
+	if rec, ok := w.(*recorder); ok {
+		rec.subject = subject
+	}
 }
 
 func (r *recorder) WriteHeader(code int) { r.status = code; r.ResponseWriter.WriteHeader(code) }
@@ -180,7 +191,7 @@ func (s *Server) middleware(next http.Handler) http.Handler {
 		rec := &recorder{ResponseWriter: w, status: 200}
 		defer func() {
 			s.mu.Lock()
-			s.calls = append(s.calls, Call{r.Method, r.URL.Path, rec.status, time.Now(), rec.Header().Clone()})
+			s.calls = append(s.calls, Call{r.Method, r.URL.Path, rec.status, time.Now(), rec.Header().Clone(), rec.subject})
 			s.mu.Unlock()
 		}()
 		if f := s.takeFault(r); f != nil {
