@@ -23,15 +23,23 @@ func countingGit(t *testing.T) (git, log string) {
 	return git, log
 }
 
-// The remote's URL is set when it changes, not once per task: the mirror's
-// config is Warden's alone, so the URL set last is still the one there.
-func TestRemoteURLSetOnlyWhenItChanges(t *testing.T) {
-	bare, url := gitfixture.NewRepo(t, map[string]string{"a.txt": "one\n"})
+// loggingManager is a Manager whose git logs each command line, and the
+// bare repository (path and URL) it works on.
+func loggingManager(t *testing.T) (m *Manager, log, bare, url string) {
+	t.Helper()
+	bare, url = gitfixture.NewRepo(t, map[string]string{"a.txt": "one\n"})
 	git, log := countingGit(t)
 	m, err := New(t.TempDir(), Options{GitTimeout: time.Minute, Git: git})
 	if err != nil {
 		t.Fatal(err)
 	}
+	return m, log, bare, url
+}
+
+// The remote's URL is set when it changes, not once per task: the mirror's
+// config is Warden's alone, so the URL set last is still the one there.
+func TestRemoteURLSetOnlyWhenItChanges(t *testing.T) {
+	m, log, bare, url := loggingManager(t)
 	ctx := context.Background()
 	for _, key := range []string{"t1", "t2"} {
 		w := prepare(t, m, url, key)
@@ -68,12 +76,7 @@ func read(t *testing.T, p string) string {
 // Fetch ahead of Prepare: Prepare with Fetched does not fetch again, and
 // sees what Fetch brought; with the mirror gone since, it fetches anyway.
 func TestFetchAheadOfPrepare(t *testing.T) {
-	bare, url := gitfixture.NewRepo(t, map[string]string{"a.txt": "one\n"})
-	git, log := countingGit(t)
-	m, err := New(t.TempDir(), Options{GitTimeout: time.Minute, Git: git})
-	if err != nil {
-		t.Fatal(err)
-	}
+	m, log, bare, url := loggingManager(t)
 	ctx := context.Background()
 	req := PrepareRequest{Repo: "acme/calc", CloneURL: url, BaseBranch: "main", Branch: "warden/1-x", TaskKey: "f1"}
 	m.Remove(ctx, prepare(t, m, url, "f0"))
