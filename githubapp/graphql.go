@@ -25,3 +25,19 @@ func graphQLURL(rest *url.URL) string {
 	}
 	return u.String()
 }
+
+// Actor is a GraphQL actor (an author, a creator) as a query reads it.
+type Actor struct {
+	Typename string `graphql:"__typename"`
+	Login    string
+}
+
+// RESTLogin is the login as REST spells it, which is how Warden knows its
+// own bot and looks up permissions: GraphQL leaves out the "[bot]" of an
+// App's bot.
+func (a Actor) RESTLogin() string {
+	if a.Typename == "Bot" && !strings.HasSuffix(a.Login, "[bot]") {
+		return a.Login + "[bot]"
+	}
+	return a.Login
+}

@@ -68,12 +68,7 @@ type gqlSuite struct {
 type gqlStatus struct {
 	Context, State string
 	Description    *string
-	Creator        *gqlActor
-}
-
-type gqlActor struct {
-	Typename string `graphql:"__typename"`
-	Login    string
+	Creator        *githubapp.Actor
 }
 
 // baseConfig is the base branch's configuration as the query saw it.
@@ -136,22 +131,19 @@ func (c gqlCommit) headCI() (headCI, bool) {
 	if c.Status != nil {
 		for _, s := range c.Status.Contexts {
 			ci.statuses = append(ci.statuses, &github.RepoStatus{Context: github.String(s.Context), State: lower(&s.State),
-				Description: s.Description, Creator: &github.User{Login: github.String(s.Creator.restLogin())}})
+				Description: s.Description, Creator: &github.User{Login: github.String(creator(s.Creator))}})
 		}
 	}
 	return ci, complete
 }
 
-// restLogin is an actor's login as REST spells it: GraphQL leaves out the
-// "[bot]" of an App's bot, which is how Warden knows its own statuses.
-func (a *gqlActor) restLogin() string {
-	switch {
-	case a == nil:
-		return "" // a deleted account: not Warden
-	case a.Typename == "Bot" && !strings.HasSuffix(a.Login, "[bot]"):
-		return a.Login + "[bot]"
+// creator is who wrote a status, as REST spells it; "" for a deleted
+// account, which is not Warden.
+func creator(a *githubapp.Actor) string {
+	if a == nil {
+		return ""
 	}
-	return a.Login
+	return a.RESTLogin()
 }
 
 // lower is GraphQL's enum (SUCCESS, IN_PROGRESS) as REST's value.

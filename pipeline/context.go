@@ -35,13 +35,7 @@ func (a *attempt) planCtx(ctx context.Context) *planContext {
 		}
 		pc.comments = cs
 	}
-	var x *repoindex.Index
-	var err error
-	if head := a.wt.CheckedOut(); head != "" {
-		x, err = repoindex.OpenAt(ctx, a.wt.Dir, a.indexDir(), head, a.wt.Query)
-	} else {
-		x, err = repoindex.OpenWith(ctx, a.wt.Dir, a.indexDir(), a.wt.Query)
-	}
+	x, err := repoindex.OpenAt(ctx, a.wt.Dir, a.indexDir(), a.wt.CheckedOut(), a.wt.Query)
 	if err != nil {
 		a.log.Warn("repository index not built; the planner gets the file list", "err", err)
 	} else {

@@ -90,9 +90,6 @@ func (h *GitHubHost) swapFresh(ctx context.Context, want string) (bool, error) {
 	if err != nil {
 		return true, fmt.Errorf("label %s#%d %s: %w", h.repo(), h.Number, want, err)
 	}
-	h.labels = h.labels[:0]
-	for _, l := range got {
-		h.labels = append(h.labels, l.GetName())
-	}
+	h.labels = labelNames(got)
 	return true, nil
 }

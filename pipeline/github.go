@@ -92,10 +92,8 @@ func (h *GitHubHost) Issue(ctx context.Context) (IssueInfo, error) {
 	if err != nil {
 		return IssueInfo{}, fmt.Errorf("get issue %s#%d: %w", h.repo(), h.Number, err)
 	}
-	info := IssueInfo{Title: is.GetTitle(), Body: is.GetBody(), Open: is.GetState() == "open", Author: is.GetUser().GetLogin()}
-	for _, l := range is.Labels {
-		info.Labels = append(info.Labels, l.GetName())
-	}
+	info := IssueInfo{Title: is.GetTitle(), Body: is.GetBody(), Open: is.GetState() == "open", Author: is.GetUser().GetLogin(),
+		Labels: labelNames(is.Labels)}
 	h.labels = info.Labels
 	h.comments, h.fresh, h.counted = is.GetComments(), true, is.Comments != nil
 	return info, nil
@@ -154,11 +152,18 @@ func (h *GitHubHost) State(ctx context.Context, state string) error {
 	if err != nil {
 		return fmt.Errorf("label %s#%d %s: %w", h.repo(), h.Number, want, err)
 	}
-	h.labels = h.labels[:0]
-	for _, l := range got {
-		h.labels = append(h.labels, l.GetName())
-	}
+	h.labels = labelNames(got)
 	return h.dropOtherStates(ctx, state)
+}
+
+// labelNames are the names of labels GitHub answered, in a new slice: the
+// last one read may be the IssueInfo a caller still holds.
+func labelNames(got []*github.Label) []string {
+	names := make([]string, 0, len(got))
+	for _, l := range got {
+		names = append(names, l.GetName())
+	}
+	return names
 }
 
 // dropOtherStates removes every state label but state from the issue's

@@ -18,11 +18,8 @@ type issueQuery struct {
 			ID          string
 			Title, Body string
 			State       string // OPEN, CLOSED
-			Author      *struct {
-				Typename string `graphql:"__typename"`
-				Login    string
-			}
-			Labels struct {
+			Author      *githubapp.Actor
+			Labels      struct {
 				PageInfo struct{ HasNextPage bool }
 				Nodes    []gqlLabel
 			} `graphql:"labels(first: 100)"`
@@ -54,7 +51,7 @@ func (h *GitHubHost) issueByGraphQL(ctx context.Context) (info IssueInfo, ok boo
 	if is.Labels.PageInfo.HasNextPage {
 		return info, false
 	}
-	info = IssueInfo{Title: is.Title, Body: is.Body, Open: is.State == "OPEN", Author: restLogin(is.Author)}
+	info = IssueInfo{Title: is.Title, Body: is.Body, Open: is.State == "OPEN", Author: authorLogin(is.Author)}
 	h.labelIDs = map[string]string{}
 	for _, l := range q.Repository.Labels.Nodes {
 		h.labelIDs[l.Name] = l.ID
@@ -68,20 +65,14 @@ func (h *GitHubHost) issueByGraphQL(ctx context.Context) (info IssueInfo, ok boo
 	return info, true
 }
 
-// restLogin spells an author as REST does: a Bot's GraphQL login has no
-// "[bot]", and a deleted account is null where REST says "ghost". The
-// author's permission is looked up by this name (vetted.go).
-func restLogin(a *struct {
-	Typename string `graphql:"__typename"`
-	Login    string
-}) string {
-	switch {
-	case a == nil:
+// authorLogin spells an author as REST does (githubapp.Actor), a deleted
+// account "ghost": the author's permission is looked up by this name
+// (vetted.go).
+func authorLogin(a *githubapp.Actor) string {
+	if a == nil {
 		return "ghost"
-	case a.Typename == "Bot":
-		return a.Login + "[bot]"
 	}
-	return a.Login
+	return a.RESTLogin()
 }
 
 // errNoIDs is why a state change goes over REST: a label it needs has no

@@ -54,7 +54,7 @@ func (h *GitHubHost) swapByGraphQL(ctx context.Context, want string) error {
 	if err := githubapp.GraphQL(h.Client).Mutate(ctx, &m, add, map[string]any{"remove": rm}); err != nil {
 		return err
 	}
-	h.labels = h.labels[:0]
+	h.labels = make([]string, 0, len(m.Remove.Labelable.Labels.Nodes))
 	for _, l := range m.Remove.Labelable.Labels.Nodes {
 		h.labels = append(h.labels, l.Name)
 	}

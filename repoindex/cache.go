@@ -38,14 +38,16 @@ func LocalGit(dir string) Git {
 
 // OpenWith is Open with the checkout's git.
 func OpenWith(ctx context.Context, dir, cacheDir string, git Git) (*Index, error) {
-	return OpenAt(ctx, dir, cacheDir, head(ctx, git), git)
+	return OpenAt(ctx, dir, cacheDir, "", git)
 }
 
-// OpenAt is OpenWith for a caller that knows the checkout's HEAD commit
+// OpenAt is OpenWith for a caller that may know the checkout's HEAD commit
 // (Warden checked it out and has not moved it since): one git process per
-// task fewer. The commit keys the cache, so it must be HEAD; "" is treated
-// as outside git, as OpenWith does.
+// task fewer. The commit keys the cache, so it must be HEAD; "" asks git.
 func OpenAt(ctx context.Context, dir, cacheDir, commit string, git Git) (*Index, error) {
+	if commit == "" {
+		commit = head(ctx, git) // still "" outside git
+	}
 	file := ""
 	if cacheDir != "" && commit != "" {
 		file = CacheFile(cacheDir, commit)

@@ -18,8 +18,7 @@ func (s *Server) headQuery(w http.ResponseWriter, vars map[string]any) {
 	name, _ := vars["name"].(string)
 	rp := s.repos[owner+"/"+name]
 	if rp == nil {
-		writeJSON(w, 200, map[string]any{"data": map[string]any{"repository": nil}, "errors": []any{map[string]any{"type": "NOT_FOUND",
-			"path": []any{"repository"}, "message": "Could not resolve to a Repository with the name '" + owner + "/" + name + "'."}}})
+		writeJSON(w, 200, gqlNoRepo(owner, name))
 		return
 	}
 	expr, _ := vars["config"].(string)
@@ -82,27 +81,8 @@ func gqlStatus(all []Status) any {
 	}
 	contexts := []any{}
 	for _, st := range latestStatuses(all) {
-		typ, login := "User", st.Creator
-		if bot, ok := strings.CutSuffix(login, "[bot]"); ok {
-			typ, login = "Bot", bot
-		}
 		contexts = append(contexts, map[string]any{"context": st.Context, "state": strings.ToUpper(st.State),
-			"description": nullable(st.Description), "creator": map[string]any{"__typename": typ, "login": login}})
+			"description": nullable(st.Description), "creator": gqlActor(st.Creator)})
 	}
 	return map[string]any{"contexts": contexts}
-}
-
-// gqlEnum is an enum value in capitals, or null for "".
-func gqlEnum(v string) any {
-	if v == "" {
-		return nil
-	}
-	return strings.ToUpper(v)
-}
-
-func nullable(v string) any {
-	if v == "" {
-		return nil
-	}
-	return v
 }

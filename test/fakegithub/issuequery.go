@@ -67,7 +67,7 @@ func (s *Server) issueQuery(w http.ResponseWriter, vars map[string]any) {
 	about(w, "issue "+strconv.Itoa(int(n)))
 	rp := s.repos[owner+"/"+name]
 	if rp == nil {
-		writeJSON(w, 200, gqlNotFound("Could not resolve to a Repository with the name '"+owner+"/"+name+"'.", "repository"))
+		writeJSON(w, 200, gqlNoRepo(owner, name))
 		return
 	}
 	var matching []string
@@ -80,17 +80,11 @@ func (s *Server) issueQuery(w http.ResponseWriter, vars map[string]any) {
 	repo := map[string]any{"issue": nil, "labels": map[string]any{"nodes": labelNodes(rp, matching)}}
 	is, ok := rp.issues[int(n)]
 	if !ok {
-		answer := gqlNotFound("Could not resolve to an Issue with the number of "+strconv.Itoa(int(n))+".", "repository", "issue")
-		answer["data"] = map[string]any{"repository": repo}
-		writeJSON(w, 200, answer)
+		writeJSON(w, 200, gqlNotFound(map[string]any{"repository": repo}, "Could not resolve to an Issue with the number of "+strconv.Itoa(int(n))+".", "repository", "issue"))
 		return
 	}
-	author := map[string]any{"__typename": "User", "login": is.Author}
-	if strings.HasSuffix(is.Author, "[bot]") {
-		author = map[string]any{"__typename": "Bot", "login": strings.TrimSuffix(is.Author, "[bot]")}
-	}
 	repo["issue"] = map[string]any{"id": issueNodeID(is), "title": is.Title, "body": is.Body, "state": strings.ToUpper(is.State),
-		"author": author, "comments": map[string]any{"totalCount": commentCount(rp, is.Number)},
+		"author": gqlActor(is.Author), "comments": map[string]any{"totalCount": commentCount(rp, is.Number)},
 		"labels": map[string]any{"pageInfo": map[string]any{"hasNextPage": false}, "nodes": labelNodes(rp, is.Labels)}}
 	writeJSON(w, 200, map[string]any{"data": map[string]any{"repository": repo}})
 }
@@ -145,14 +139,6 @@ func (s *Server) labelSwap(w http.ResponseWriter, vars map[string]any) {
 		answer["errors"] = errs
 	}
 	writeJSON(w, 200, answer)
-}
-
-func gqlError(msg string, path ...any) map[string]any {
-	return map[string]any{"type": "NOT_FOUND", "path": path, "message": msg}
-}
-
-func gqlNotFound(msg string, path ...any) map[string]any {
-	return map[string]any{"data": nil, "errors": []any{gqlError(msg, path...)}}
 }
 
 // CreateLabels gives the repository labels no issue carries, as one Warden

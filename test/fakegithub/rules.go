@@ -176,8 +176,7 @@ func (s *Server) graphql(w http.ResponseWriter, r *http.Request) {
 	id, _ := input["pullRequestId"].(string)
 	rp, p := s.pullByNodeID(id)
 	if !strings.Contains(req.Query, "enqueuePullRequest") || p == nil {
-		writeJSON(w, 200, map[string]any{"data": nil, "errors": []any{map[string]any{"type": "NOT_FOUND", "path": []any{"enqueuePullRequest"},
-			"message": fmt.Sprintf("Could not resolve to a node with the global id of '%s'", id)}}})
+		writeJSON(w, 200, gqlNotFound(nil, fmt.Sprintf("Could not resolve to a node with the global id of '%s'", id), "enqueuePullRequest"))
 		return
 	}
 	p.QueuedHead, _ = input["expectedHeadOid"].(string)
