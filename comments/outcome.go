@@ -76,6 +76,9 @@ func RenderOutcome(rec outcome.Record, d Details) string {
 	if rec.BudgetUSD > 0 {
 		row("Task spend", fmt.Sprintf("$%.4f of $%.2f (all attempts)", rec.SpentUSD, rec.BudgetUSD))
 	}
+	if r := refusedHosts(rec.Egress); r != "" {
+		b.WriteString("\n" + r)
+	}
 	if d.Note != "" {
 		b.WriteString("\n" + Neutralize(d.Note) + "\n")
 	}
