@@ -9,6 +9,7 @@ import (
 	"github.com/warden-bot/warden/agent"
 	"github.com/warden-bot/warden/guards"
 	"github.com/warden-bot/warden/outcome"
+	"github.com/warden-bot/warden/testreport"
 	"github.com/warden-bot/warden/transcript"
 	"github.com/warden-bot/warden/workspace"
 )
@@ -75,7 +76,7 @@ func (a *attempt) noteGuards(what string, err error) {
 
 // noteCommand records a repository command with its exit status and the
 // end of its output.
-func (a *attempt) noteCommand(stage, line string, res workspace.Result) {
+func (a *attempt) noteCommand(stage, line string, res workspace.Result, output, note string) {
 	status := fmt.Sprintf("exited %d", res.ExitCode)
 	switch {
 	case res.Err != nil:
@@ -88,7 +89,8 @@ func (a *attempt) noteCommand(stage, line string, res workspace.Result) {
 	if res.Cap != "" {
 		status += " (" + res.Cap + ")"
 	}
-	out := res.Output
+	status += note
+	out := output
 	if len(out) > maxOutputTail {
 		out = "[…]\n" + strings.ToValidUTF8(out[len(out)-maxOutputTail:], "")
 	}
@@ -111,4 +113,13 @@ func (a *attempt) closeTranscript(rec outcome.Record) {
 	}
 	a.tx.Add(transcript.Spend, spend, "")
 	a.tx.Add(transcript.Note, fmt.Sprintf("outcome: %s %s", rec.Outcome, rec.FailureClass), rec.Summary)
+}
+
+// testsRan says, after a test command, how many tests ran and failed when
+// the runner told.
+func testsRan(r testreport.Result) string {
+	if !r.Structured || r.Ran < 0 {
+		return ""
+	}
+	return fmt.Sprintf(", %d tests ran, %d failed,", r.Ran, len(r.Failed))
 }

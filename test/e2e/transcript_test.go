@@ -12,12 +12,12 @@ import (
 
 // A pushing attempt leaves its transcript in the `Warden` check run on the
 // head it pushed (CONTRACT §13 "Seeing a run"): the plan, the diff, the
-// test command's result and the spend, and nothing secret — here the test
-// command prints a value the operator configured as a secret. The outcome
+// test command's result and the spend, and nothing secret — here the
+// setup command prints a value the operator configured as a secret. The outcome
 // comment links it; the operator page keeps it too.
 func TestTranscriptCheckRunOnPushedHead(t *testing.T) {
 	w := newWorld(t, withFiles(map[string]string{
-		".github/warden.yml": "test: cat leak.txt && go test ./...\n",
+		".github/warden.yml": "setup: cat leak.txt\ntest: go test ./...\n",
 		"leak.txt":           "webhook secret " + secret + "\n",
 	}))
 	w.Model.Script(happyScript)
@@ -38,7 +38,7 @@ func TestTranscriptCheckRunOnPushedHead(t *testing.T) {
 	for _, want := range []string{
 		"`plan` plan: implement", "Make Add return the sum.", // the plan
 		"```diff", "+\treturn a + b", // the edit as a diff
-		"`command` test `cat leak.txt && go test ./...` exited 0", "ok", // the test result
+		"`command` setup `cat leak.txt` exited 0", "`command` test `go test ./...` exited 0, ", "tests ran, 0 failed", // the test result
 		"`guard` guards: the change within the maintenance mode's limits",
 		"`model` model: plan", "`spend` spend: $", // each turn in brief, the spend
 	} {
@@ -79,7 +79,7 @@ func TestTranscriptOfARunThatPushesNothing(t *testing.T) {
 		t.Fatalf("the outcome comment does not say where the transcript is:\n%s", outcomeComment)
 	}
 	code, body := get(t, w.Bot.URL()+"/ui/transcript/"+repo+"/8/1", harness.OpsPassword)
-	if code != http.StatusOK || !strings.Contains(body, "exited 1") || !strings.Contains(body, "spend: $") {
+	if code != http.StatusOK || !strings.Contains(body, "exited 1, ") || !strings.Contains(body, "spend: $") {
 		t.Errorf("operator page: %d\n%s", code, body)
 	}
 }
