@@ -11,12 +11,14 @@ import (
 	"github.com/google/go-containerregistry/pkg/authn"
 	"github.com/warden-bot/warden/sandbox/image"
 	it "github.com/warden-bot/warden/sandbox/image/imagetest"
+	"github.com/warden-bot/warden/test/harness"
 )
 
 // With a Root, the command sees the image's /usr and /etc, never the
 // worker's: a program the worker has and the image lacks is not there, and
 // the image's PATH directory outside /usr is.
 func TestImageRootReplacesSystem(t *testing.T) {
+	staticHelper(t)
 	if _, err := os.Stat("/usr/bin/perl"); err != nil {
 		t.Fatal("this test needs /usr/bin/perl on the worker (to prove it is hidden)")
 	}
@@ -39,6 +41,15 @@ func TestImageRootReplacesSystem(t *testing.T) {
 	}
 	if strings.Contains(out, "worker-perl-visible") {
 		t.Fatalf("the worker's /usr is visible:\n%s", out)
+	}
+}
+
+// staticHelper binds a static build of bot into the sandbox: this
+// race-enabled test binary is dynamically linked, refused in an image.
+func staticHelper(t *testing.T) {
+	t.Helper()
+	if err := UseHelper(harness.BuildBinary(t)); err != nil {
+		t.Fatal(err)
 	}
 }
 
