@@ -29,7 +29,10 @@ var nonPublic = func() []netip.Prefix {
 	for _, s := range []string{
 		"0.0.0.0/8", "100.64.0.0/10", "192.0.0.0/24", "192.0.2.0/24", "198.18.0.0/15",
 		"198.51.100.0/24", "203.0.113.0/24", "240.0.0.0/4",
-		"::/96", "::ffff:0:0/96", "::ffff:0:0:0/96", "fec0::/10",
+		"::/96",           // IPv4-compatible (::a.b.c.d)
+		"::ffff:0:0/96",   // IPv4-mapped
+		"::ffff:0:0:0/96", // IPv4-translated (SIIT)
+		"fec0::/10",       // site-local, deprecated
 		"64:ff9b::/96", "64:ff9b:1::/48", "100::/64", "2001::/32", "2001:db8::/32", "2002::/16",
 	} {
 		out = append(out, netip.MustParsePrefix(s))
