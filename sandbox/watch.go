@@ -53,7 +53,7 @@ func (w *diskWatch) stopped(limit int64) string {
 	}
 	<-w.done
 	if n := w.over.Load(); n > 0 {
-		return fmt.Sprintf("disk cap: the worktree reached %s while the command ran, over %s; it was stopped", bytesOf(n), bytesOf(limit))
+		return fmt.Sprintf("disk cap: the worktree holds %s, over %s, while the command runs: it was stopped", bytesOf(n), bytesOf(limit))
 	}
 	return ""
 }

@@ -15,7 +15,7 @@ func TestDiskCapHoldsWhileRunning(t *testing.T) {
 	if strings.Contains(out, "STILL-RUNNING") || time.Since(begin) > 20*time.Second {
 		t.Fatalf("ran %s over the cap (cap %q):\n%s", time.Since(begin), r.Cap, out)
 	}
-	if r.ExitCode == 0 || r.Canceled || r.TimedOut || !strings.Contains(r.Cap, "disk cap: the worktree reached") {
+	if r.ExitCode == 0 || r.Canceled || r.TimedOut || !strings.Contains(r.Cap, "while the command runs: it was stopped") {
 		t.Fatalf("exit %d canceled %v timed out %v cap %q", r.ExitCode, r.Canceled, r.TimedOut, r.Cap)
 	}
 }

@@ -71,7 +71,7 @@ func TestDiskCapStopsARunningCommand(t *testing.T) {
 	if strings.Contains(out.String(), "STILL-RUNNING") || took > 30*time.Second {
 		t.Fatalf("the command ran on %s over the disk cap (cap %q):\n%s", took, r.Cap, out.String())
 	}
-	if r.ExitCode == 0 || r.Canceled || !strings.Contains(r.Cap, "disk cap: the worktree reached") {
+	if r.ExitCode == 0 || r.Canceled || !strings.Contains(r.Cap, "while the command runs: it was stopped") {
 		t.Fatalf("exit %d, canceled %v, cap %q: want the disk cap named as stopping it", r.ExitCode, r.Canceled, r.Cap)
 	}
 }
