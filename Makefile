@@ -9,8 +9,10 @@ LDFLAGS := -X main.version=$(VERSION) -X main.commit=$(COMMIT)
 
 all: build
 
+# Static (CGO_ENABLED=0): bot is the helper bound into every sandbox, and an
+# image may have no libc.
 build:
-	$(GO) build -ldflags "$(LDFLAGS)" -o bin/bot ./cmd/bot
+	CGO_ENABLED=0 $(GO) build -ldflags "$(LDFLAGS)" -o bin/bot ./cmd/bot
 
 ## run: build and start `bot serve` on the embedded Redis with a printed development secret
 run: build

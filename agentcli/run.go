@@ -59,9 +59,6 @@ type RunResult struct {
 // Run runs the CLI in the sandbox until it exits or ctx ends, and kills its
 // whole process tree either way.
 func (r *Runner) Run(ctx context.Context, o RunOptions) (RunResult, error) {
-	if err := needSocat(); err != nil {
-		return RunResult{}, &outcome.Error{Class: outcome.Deterministic, Stage: "implement", Msg: err.Error()}
-	}
 	cliRoot, err := installRoot(r.Bin)
 	if err != nil {
 		return RunResult{}, fmt.Errorf("locate %s: %w", r.Bin, err)
@@ -110,7 +107,10 @@ func (r *Runner) Run(ctx context.Context, o RunOptions) (RunResult, error) {
 
 	env := append([]string{"HOME=" + o.Home, "PATH=/usr/local/go/bin:/usr/local/bin:/usr/bin:/bin", "LANG=C.UTF-8",
 		"TMPDIR=/tmp", "GOCACHE=/tmp/go-build", "GOTOOLCHAIN=local", "GOPROXY=off", "GOFLAGS=-mod=mod"}, r.Preset.env(o, o.base)...)
-	argv := forwarder(sock, port, append([]string{r.Bin}, r.Preset.args(o)...))
+	// The CLI speaks TCP: Warden's helper forwards the sandbox's loopback
+	// port to the proxy's socket. The port is free on the host too, for the
+	// unsandboxed opt-out.
+	argv := append([]string{r.Bin}, r.Preset.args(o)...)
 	log := r.log().With("agent", r.Preset.Name, "repo", o.Scope.Repo, "issue", o.Scope.Issue)
 	log.Info("agent CLI started")
 	start := time.Now()
@@ -120,7 +120,7 @@ func (r *Runner) Run(ctx context.Context, o RunOptions) (RunResult, error) {
 		log.Info("agent CLI exited", "duration_ms", time.Since(start).Milliseconds(), "events", res.Events, "cost_usd", res.Usage.CostUSD)
 	}()
 	err = r.exec(runCtx, sandbox.Profile{Kind: sandbox.AgentCLI, Tree: o.Tree, Argv: argv, Env: env, ReadOnly: []string{cliRoot},
-		Sockets: []string{sock}, Home: o.Home, Timeout: timeLeft(ctx)}, &res, &mu, o.OnEvent)
+		Forward: []sandbox.Forward{{Port: port, Socket: sock}}, Home: o.Home, Timeout: timeLeft(ctx)}, &res, &mu, o.OnEvent)
 	mu.Lock()
 	defer mu.Unlock()
 	if refused := proxy.Refused(); refused != nil {

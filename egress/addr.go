@@ -21,13 +21,18 @@ import (
 // nonPublic are the ranges no sandbox may reach, beyond what netip's
 // predicates name: shared address space (carrier-grade NAT), IETF protocol
 // assignments, benchmarking, documentation and reserved ranges, and the
-// IPv6 prefixes that embed or translate to IPv4 (NAT64, 6to4, Teredo), where
-// a private IPv4 address could hide.
+// IPv6 prefixes that embed or translate to IPv4 (IPv4-compatible,
+// IPv4-mapped and -translated, NAT64, 6to4, Teredo), where a private IPv4
+// address could hide, and the deprecated site-local fec0::/10.
 var nonPublic = func() []netip.Prefix {
 	var out []netip.Prefix
 	for _, s := range []string{
 		"0.0.0.0/8", "100.64.0.0/10", "192.0.0.0/24", "192.0.2.0/24", "198.18.0.0/15",
 		"198.51.100.0/24", "203.0.113.0/24", "240.0.0.0/4",
+		"::/96",           // IPv4-compatible (::a.b.c.d)
+		"::ffff:0:0/96",   // IPv4-mapped
+		"::ffff:0:0:0/96", // IPv4-translated (SIIT)
+		"fec0::/10",       // site-local, deprecated
 		"64:ff9b::/96", "64:ff9b:1::/48", "100::/64", "2001::/32", "2001:db8::/32", "2002::/16",
 	} {
 		out = append(out, netip.MustParsePrefix(s))
@@ -36,9 +41,10 @@ var nonPublic = func() []netip.Prefix {
 }()
 
 // Public reports whether a is an address a sandbox may reach: a global
-// unicast address outside every private, shared and reserved range.
+// unicast address outside every private, shared and reserved range. An
+// IPv4-mapped address is not judged as its IPv4 address: Reachable and the
+// proxy unmap what they resolve before they ask.
 func Public(a netip.Addr) bool {
-	a = a.Unmap()
 	if !a.IsValid() || !a.IsGlobalUnicast() || a.IsPrivate() || a.IsLoopback() ||
 		a.IsLinkLocalUnicast() || a.IsMulticast() || a.IsUnspecified() || a.Zone() != "" {
 		return false

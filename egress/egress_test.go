@@ -28,6 +28,8 @@ func TestPublic(t *testing.T) {
 		{"100.64.0.1", false}, {"100.127.255.254", false}, {"0.0.0.0", false}, {"::", false},
 		{"224.0.0.1", false}, {"ff02::1", false}, {"255.255.255.255", false}, {"240.0.0.1", false},
 		{"64:ff9b::a00:1", false}, {"2002:a00:1::1", false}, {"198.18.0.1", false},
+		{"::7f00:1", false}, {"::8c52:7003", false}, {"::ffff:140.82.112.3", false}, {"::ffff:0:8c52:7003", false},
+		{"fec0::1", false}, {"feff::1", false},
 	} {
 		if got := Public(netip.MustParseAddr(tc.ip)); got != tc.want {
 			t.Errorf("Public(%s) = %v, want %v", tc.ip, got, tc.want)

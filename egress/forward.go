@@ -1,6 +1,7 @@
 package egress
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"io"
@@ -13,8 +14,9 @@ import (
 	"time"
 )
 
-// tunnel answers CONNECT host:port: it dials the checked address, says 200
-// and copies bytes both ways until either side closes.
+// tunnel answers CONNECT host:port: it dials the checked address, says 200,
+// under an allow-list checks the TLS server name (sni.go), and copies bytes
+// both ways until either side closes.
 func (p *Proxy) tunnel(w http.ResponseWriter, r *http.Request) {
 	host, port := splitHostPort(r.Host, 0)
 	c := Conn{Time: time.Now().UTC(), Host: host, Port: port, Method: http.MethodConnect}
@@ -46,11 +48,23 @@ func (p *Proxy) tunnel(w http.ResponseWriter, r *http.Request) {
 	if _, err := down.Write([]byte("HTTP/1.1 200 Connection established\r\n\r\n")); err != nil {
 		return
 	}
+	// Bytes the client sent right after its CONNECT may already sit in the reader.
+	var from io.Reader = rw.Reader
+	if len(p.Allow) > 0 {
+		_ = down.SetReadDeadline(time.Now().Add(helloWait))
+		hello, err := checkHello(rw.Reader, host)
+		_ = down.SetReadDeadline(time.Time{})
+		if err != nil {
+			c.Verdict, c.Reason = Deny, strings.TrimPrefix(err.Error(), errDenied.Error()+": ")
+			p.report(c)
+			return
+		}
+		from = io.MultiReader(bytes.NewReader(hello), rw.Reader)
+	}
 	var out, in atomic.Int64
 	done := make(chan struct{}, 2)
 	go func() {
-		// Bytes the client sent right after its CONNECT may already sit in the reader.
-		n, _ := io.Copy(up, rw.Reader)
+		n, _ := io.Copy(up, from)
 		out.Add(n)
 		closeWrite(up)
 		done <- struct{}{}

@@ -5,6 +5,8 @@ package jobs
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"fmt"
 	"log/slog"
 
@@ -27,13 +29,7 @@ type Backend struct {
 // process only, which is fine for `make run` and nothing else.
 func Open(url string, log *slog.Logger) (*Backend, error) {
 	if url == "" {
-		m := miniredis.NewMiniRedis()
-		if err := m.Start(); err != nil {
-			return nil, fmt.Errorf("start embedded redis: %w", err)
-		}
-		log.Warn("using an embedded in-process Redis: nothing persists and only this process can use it; set WARDEN_REDIS_URL for real deployments", "addr", m.Addr())
-		opt := asynq.RedisClientOpt{Addr: m.Addr()}
-		return &Backend{Opt: opt, RDB: redis.NewClient(&redis.Options{Addr: m.Addr()}), mini: m}, nil
+		return openEmbedded(log)
 	}
 	opt, err := redisurl.Parse(url)
 	if err != nil {
@@ -44,6 +40,25 @@ func Open(url string, log *slog.Logger) (*Backend, error) {
 		return nil, fmt.Errorf("redis client for %T is not a go-redis client", opt)
 	}
 	return &Backend{Opt: opt, RDB: rdb}, nil
+}
+
+// openEmbedded starts miniredis on loopback. miniredis listens on TCP only
+// (no Unix socket), where any local process could connect, so it requires a
+// password made for this process alone: never printed, logged or stored.
+func openEmbedded(log *slog.Logger) (*Backend, error) {
+	var b [32]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return nil, fmt.Errorf("embedded redis password: %w", err)
+	}
+	pw := hex.EncodeToString(b[:])
+	m := miniredis.NewMiniRedis()
+	m.RequireAuth(pw)
+	if err := m.Start(); err != nil {
+		return nil, fmt.Errorf("start embedded redis: %w", err)
+	}
+	log.Warn("using an embedded in-process Redis: nothing persists and only this process can use it (it requires a password made at start); set WARDEN_REDIS_URL for real deployments", "addr", m.Addr())
+	opt := asynq.RedisClientOpt{Addr: m.Addr(), Password: pw}
+	return &Backend{Opt: opt, RDB: redis.NewClient(&redis.Options{Addr: m.Addr(), Password: pw}), mini: m}, nil
 }
 
 // Ping answers whether Redis is reachable.

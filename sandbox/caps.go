@@ -27,7 +27,7 @@ func (l Limits) hit(dir string, r Result, h *hintWriter) string {
 	case r.ExitCode == 128+int(syscall.SIGXFSZ):
 		caps = append(caps, fmt.Sprintf("file size cap: a process was stopped writing past %s", bytesOf(l.FileSize)))
 	}
-	if total > l.Disk {
+	if total > l.Disk && !named(caps, "disk cap") {
 		caps = append(caps, fmt.Sprintf("disk cap: the worktree holds %s, over %s", bytesOf(total), bytesOf(l.Disk)))
 	}
 	if r.ExitCode != 0 && !r.TimedOut && !r.Canceled {

@@ -55,7 +55,7 @@ func probe() error {
 	// too old for a sized tmpfs runs without the size.
 	try := func() error {
 		s := spec{argv: []string{"true"}, home: home, dir: home, env: []string{"PATH=/usr/bin:/bin"}, tmpSize: 1 << 20}
-		argv := bwrapArgv(s, exe, append(DefaultLimits().prefix(limiterPath), s.argv...))
+		argv := bwrapArgv(s, exe, append(DefaultLimits().prefix(limiterPath, nil), s.argv...))
 		var stderr bytes.Buffer
 		cmd := exec.Command(path, argv[1:]...)
 		cmd.Env = s.env

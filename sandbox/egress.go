@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net/netip"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"sync/atomic"
@@ -19,8 +18,8 @@ const EgressAllowEnv = "WARDEN_EGRESS_ALLOW"
 
 // EgressPolicy is what a Network: Egress process may reach. The sandbox
 // never shares the worker's network: it keeps its own namespace, with only
-// loopback, where socat hands the proxy port to Warden's egress proxy
-// (package egress) over a Unix socket bound in.
+// loopback, where Warden's helper (forward.go) hands the proxy port to
+// Warden's egress proxy (package egress) over a Unix socket bound in.
 type EgressPolicy struct {
 	// Allow are host globs the command may reach, on top of
 	// WARDEN_EGRESS_ALLOW; both empty, any public address.
@@ -53,12 +52,9 @@ const egressPort = 39128
 var egressCheck func(netip.Addr) error
 
 // withEgress starts s's egress proxy and returns s wrapped to reach it:
-// the socket bound in, argv behind the forwarder, the proxy variables set.
+// the socket bound in, forwarded to egressPort, the proxy variables set.
 // stop ends the proxy and removes its socket.
 func withEgress(ctx context.Context, s spec) (spec, func(), error) {
-	if _, err := exec.LookPath("socat"); err != nil {
-		return s, nil, fmt.Errorf("%w: socat is not installed (it connects a sandbox with network to Warden's egress proxy): apt-get install socat", ErrUnavailable)
-	}
 	dir, err := os.MkdirTemp("", "warden-egress-")
 	if err != nil {
 		return s, nil, fmt.Errorf("egress proxy directory: %w", err)
@@ -74,21 +70,11 @@ func withEgress(ctx context.Context, s spec) (spec, func(), error) {
 	stop := func() { stopProxy(); os.RemoveAll(dir) }
 	url := "http://127.0.0.1:" + strconv.Itoa(egressPort)
 	s.sockets = append(append([]string(nil), s.sockets...), sock)
-	s.argv = egressForwarder(sock, s.argv)
+	s.forward = append(append([]Forward(nil), s.forward...), Forward{Port: egressPort, Socket: sock})
 	// The sandbox's loopback is its own: a test's server there is not the host's.
 	noProxy := "localhost,127.0.0.1,::1"
 	s.env = append(append([]string(nil), s.env...),
 		"HTTP_PROXY="+url, "HTTPS_PROXY="+url, "http_proxy="+url, "https_proxy="+url, "ALL_PROXY="+url, "all_proxy="+url,
 		"NO_PROXY="+noProxy, "no_proxy="+noProxy)
 	return s, stop, nil
-}
-
-// egressForwarder: socat listens on the sandbox's loopback and hands each
-// connection to the proxy's socket; the command starts once it listens.
-func egressForwarder(sock string, argv []string) []string {
-	p := strconv.Itoa(egressPort)
-	script := "socat TCP-LISTEN:" + p + ",bind=127.0.0.1,fork,reuseaddr UNIX-CONNECT:" + sock + " 2>/dev/null &\n" +
-		"i=0; until socat -u OPEN:/dev/null TCP:127.0.0.1:" + p + " 2>/dev/null; do i=$((i+1)); [ $i -gt 300 ] && break; sleep 0.01; done\n" +
-		`exec "$@"`
-	return append([]string{"/bin/sh", "-c", script, "sh"}, argv...)
 }

@@ -4,11 +4,9 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"runtime/debug"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 
 	"golang.org/x/sys/unix"
@@ -29,8 +27,9 @@ type Limits struct {
 	// TreeMemory is the memory of all the command's processes together,
 	// where the worker can make a memory control group (cgroup.go).
 	TreeMemory int64
-	// Disk is what the worktree may hold, in allocated bytes, when the
-	// command ends.
+	// Disk is what the worktree may hold, in allocated bytes: looked at
+	// while the command runs (watch.go), which is stopped once over, and
+	// when it ends.
 	Disk int64
 	// Tmp is the size of the sandbox's /tmp, which lives in memory.
 	Tmp int64
@@ -65,46 +64,35 @@ func (l Limits) orDefaults() Limits {
 	return d
 }
 
-// The limiter is the running binary itself, started as
-// `<exe> limitsArg KEY=VALUE… -- argv…`: it joins the command's control
-// groups (cgroup=DIR, outside the sandbox, before bubblewrap starts) or sets
-// the caps on itself (fsize=, nproc=, data=, inside the sandbox, where
-// RLIMIT_NPROC counts the sandbox's own user namespace), then execs argv,
-// which inherits them. It is the running binary (the bot, or a test binary)
-// so that it needs nothing from the sandbox's file system.
+// The limiter is the helper (helper.go: the running binary, static in an
+// image), started as `<exe> limitsArg KEY=VALUE… -- argv…`: it joins the
+// command's control groups (cgroup=DIR, outside the sandbox, before
+// bubblewrap starts) or sets the caps on itself (fsize=, nproc=, data=,
+// inside the sandbox, where RLIMIT_NPROC counts the sandbox's own user
+// namespace) and starts the forwarders (forward=PORT:SOCK, forward.go),
+// then execs argv, which inherits the caps. It is Warden's own binary so
+// that it needs nothing from the sandbox's file system.
 const limitsArg = "__warden-sandbox-limits__"
 
 func init() {
 	if len(os.Args) > 1 && os.Args[1] == limitsArg {
 		os.Exit(limitMain(os.Args[2:]))
 	}
+	if len(os.Args) > 1 && os.Args[1] == forwardArg {
+		os.Exit(forwardMain(os.Args[2:]))
+	}
 }
 
-var (
-	exeOnce sync.Once
-	exePath string
-	exeErr  error
-)
-
-// limiter is the path of the running binary.
-func limiter() (string, error) {
-	exeOnce.Do(func() {
-		exePath, exeErr = os.Executable()
-		if exeErr == nil {
-			exePath, exeErr = filepath.EvalSymlinks(exePath)
-		}
-		if exeErr != nil {
-			exeErr = fmt.Errorf("sandbox: the limiter (this program) cannot be found: %w", exeErr)
-		}
-	})
-	return exePath, exeErr
-}
-
-// prefix is the limiter's command line at path that sets the caps, before
-// the command. Processes < 0 leaves the process count uncapped.
-func (l Limits) prefix(path string) []string {
-	return []string{path, limitsArg, "fsize=" + strconv.FormatInt(l.FileSize, 10), "nproc=" + strconv.Itoa(max(l.Processes, 0)),
-		"data=" + strconv.FormatInt(l.Memory, 10), "--"}
+// prefix is the limiter's command line at path that sets the caps and
+// starts the forwarders fw, before the command. Processes < 0 leaves the
+// process count uncapped.
+func (l Limits) prefix(path string, fw []Forward) []string {
+	a := []string{path, limitsArg, "fsize=" + strconv.FormatInt(l.FileSize, 10), "nproc=" + strconv.Itoa(max(l.Processes, 0)),
+		"data=" + strconv.FormatInt(l.Memory, 10)}
+	for _, f := range fw {
+		a = append(a, f.arg())
+	}
+	return append(a, "--")
 }
 
 // joiner is the limiter's command line that joins the control groups dirs,
@@ -133,11 +121,20 @@ func limitMain(args []string) int {
 	}
 	caps := []rlimit{{unix.RLIMIT_CORE, 0}}
 	var groups []string
+	var fw []Forward
 	i := 0
 	for ; i < len(args) && args[i] != "--"; i++ {
 		k, v, _ := strings.Cut(args[i], "=")
 		if k == "cgroup" {
 			groups = append(groups, v)
+			continue
+		}
+		if k == "forward" {
+			f, err := parseForward(v)
+			if err != nil {
+				return fail(err)
+			}
+			fw = append(fw, f)
 			continue
 		}
 		res, ok := map[string]int{"fsize": unix.RLIMIT_FSIZE, "nproc": unix.RLIMIT_NPROC, "data": unix.RLIMIT_DATA}[k]
@@ -177,6 +174,9 @@ func limitMain(args []string) int {
 		if err := unix.Setrlimit(c.res, &unix.Rlimit{Cur: v, Max: v}); err != nil {
 			return fail(fmt.Errorf("setrlimit %d: %w", c.res, err))
 		}
+	}
+	if err := startForwarders(fw); err != nil {
+		return fail(err)
 	}
 	return fail(syscall.Exec(path, argv, env))
 }

@@ -54,6 +54,10 @@ type Profile struct {
 	// Sockets are Warden's own Unix sockets bound in (the metering proxy),
 	// so a command without network reaches exactly them.
 	Sockets []string
+	// Forward are loopback ports inside the sandbox that Warden's helper
+	// connects to Warden's Unix sockets (bound in): a CLI that speaks only
+	// TCP reaches the metering proxy so, with nothing from the image.
+	Forward []Forward
 	// Root is the repository's unpacked image (package sandbox/image): its
 	// /usr, /bin, /sbin, /lib*, /etc and /opt replace the worker's, read-only;
 	// the worktree, HOME, /proc, /dev and /tmp are as without it. Empty: the
@@ -77,7 +81,7 @@ func Run(ctx context.Context, p Profile) Result {
 	lim := p.Limits.orDefaults()
 	s := spec{
 		argv: p.Argv, dir: p.Tree.Dir, env: p.Env, home: p.Home, timeout: p.Timeout,
-		stdin: p.Stdin, writable: []string{p.Tree.Dir}, sockets: p.Sockets, tmpSize: lim.Tmp, root: p.Root,
+		stdin: p.Stdin, writable: []string{p.Tree.Dir}, sockets: append([]string(nil), p.Sockets...), forward: p.Forward, tmpSize: lim.Tmp, root: p.Root,
 	}
 	hints := &hintWriter{}
 	s.stdout, s.stderr = tee(p.Stdout, hints), tee(p.Stderr, hints)
@@ -97,6 +101,9 @@ func Run(ctx context.Context, p Profile) Result {
 		} else if fi, err := os.Stat(p.Cache); err == nil && fi.IsDir() { // none yet: nothing to read
 			s.readOnly = append(s.readOnly, p.Cache)
 		}
+	}
+	for _, f := range p.Forward {
+		s.sockets = append(s.sockets, f.Socket)
 	}
 	p.Network.apply(&s, p.Egress)
 	r := run(ctx, s, lim)
@@ -124,7 +131,14 @@ func (p Profile) check() error {
 	// holding the worktree or its repository (Warden's data directory: every
 	// mirror, the parked trees, and often the key file beside it).
 	held := nonEmpty(p.Tree.Dir, p.Tree.Common)
-	for _, d := range append(append(nonEmpty(p.Cache, p.Home, p.Root), p.ReadOnly...), p.Sockets...) {
+	mounts := append(append(nonEmpty(p.Cache, p.Home, p.Root), p.ReadOnly...), p.Sockets...)
+	for _, f := range p.Forward {
+		if f.Port <= 0 || f.Port > 65535 || f.Port == egressPort {
+			return fmt.Errorf("sandbox: loopback port %d may not be forwarded", f.Port)
+		}
+		mounts = append(mounts, f.Socket)
+	}
+	for _, d := range mounts {
 		c := filepath.Clean(d)
 		if !filepath.IsAbs(d) || c == "/" || underAny(c+"/", []string{"/proc/", "/sys/", "/dev/"}) || holds(c, held) {
 			return fmt.Errorf("sandbox: %q may not be mounted", d)

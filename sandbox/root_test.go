@@ -6,17 +6,21 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/google/go-containerregistry/pkg/authn"
+	"github.com/warden-bot/warden/egress"
 	"github.com/warden-bot/warden/sandbox/image"
 	it "github.com/warden-bot/warden/sandbox/image/imagetest"
+	"github.com/warden-bot/warden/test/harness"
 )
 
 // With a Root, the command sees the image's /usr and /etc, never the
 // worker's: a program the worker has and the image lacks is not there, and
 // the image's PATH directory outside /usr is.
 func TestImageRootReplacesSystem(t *testing.T) {
+	staticHelper(t)
 	if _, err := os.Stat("/usr/bin/perl"); err != nil {
 		t.Fatal("this test needs /usr/bin/perl on the worker (to prove it is hidden)")
 	}
@@ -42,6 +46,15 @@ func TestImageRootReplacesSystem(t *testing.T) {
 	}
 }
 
+// staticHelper binds a static build of bot into the sandbox: this
+// race-enabled test binary is dynamically linked, refused in an image.
+func staticHelper(t *testing.T) {
+	t.Helper()
+	if err := UseHelper(harness.BuildBinary(t)); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // An image's PATH directory reached through a link (which could point at
 // the worker's files) is not bound.
 func TestImagePathThroughLinkNotBound(t *testing.T) {
@@ -53,5 +66,32 @@ func TestImagePathThroughLinkNotBound(t *testing.T) {
 	os.MkdirAll(filepath.Join(root, "go", "bin"), 0o755)
 	if dirs := imagePathDirs(root, []string{"PATH=/go/bin:/usr/bin"}); len(dirs) != 1 || dirs[0] != "/go/bin" {
 		t.Fatalf("bound %v", dirs)
+	}
+}
+
+// An image with nothing but a static busybox (no socat, no libc) still has
+// its way out: a request through $http_proxy reaches Warden's egress proxy,
+// which judges it (10.0.0.0/8 is refused).
+func TestEgressFromShellOnlyImage(t *testing.T) {
+	staticHelper(t)
+	links := it.Layer(t,
+		it.Entry{Header: tar.Header{Name: "usr/bin/sh", Typeflag: tar.TypeSymlink, Linkname: "busybox"}},
+		it.Entry{Header: tar.Header{Name: "usr/bin/wget", Typeflag: tar.TypeSymlink, Linkname: "busybox"}})
+	img := it.Image(t, []string{"PATH=/usr/bin:/bin"}, it.HostLayer(t, []string{"busybox"}, nil, nil), links)
+	ref := it.Push(t, it.Registry(t)+"/shell-only:1", img)
+	s := &image.Store{Dir: filepath.Join(t.TempDir(), "images"), Keychain: authn.NewMultiKeychain()}
+	root, err := s.Pull(context.Background(), ref)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var seen []egress.Conn
+	_, out := try(t, Profile{Argv: []string{"sh", "-c", "wget -q -T 5 -O- http://10.9.8.7/simple/; echo wget-exit=$?"},
+		Tree: Tree{Dir: t.TempDir()}, Root: root.Dir, Env: root.Env, Network: Egress,
+		Egress: EgressPolicy{OnConn: func(c egress.Conn) { mu.Lock(); seen = append(seen, c); mu.Unlock() }}})
+	mu.Lock()
+	defer mu.Unlock()
+	if len(seen) != 1 || seen[0].Host != "10.9.8.7" || seen[0].Verdict != egress.Deny {
+		t.Fatalf("the request did not reach the egress proxy: %+v\n%s", seen, out)
 	}
 }

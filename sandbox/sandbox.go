@@ -30,6 +30,7 @@ type spec struct {
 	readOnly []string // bound read-only
 	protect  []string // read-only inside a writable tree (its .git), bound last
 	sockets  []string
+	forward  []Forward     // loopback ports the helper connects to sockets
 	bwrap    []string      // more bubblewrap arguments (the network policy)
 	root     string        // an unpacked image replacing the system directories; "" for the worker's
 	egress   *EgressPolicy // set: the command's way out is the egress proxy
@@ -101,25 +102,40 @@ func run(ctx context.Context, s spec, lim Limits) Result {
 	if exe, _ := limiter(); cg != nil {
 		argv = append(joiner(exe, cg.dirs()), argv...)
 	}
-	r := start(ctx, s, argv)
+	watchCtx, stop := context.WithCancel(ctx)
+	defer stop()
+	var disk *diskWatch
+	if s.dir != "" {
+		disk = watchDisk(watchCtx, s.dir, lim.Disk, stop)
+	}
+	r := start(watchCtx, s, argv)
+	stop()
 	r.Isolated = isolated
 	r.kernel = cg.hits()
+	if c := disk.stopped(lim.Disk); c != "" && ctx.Err() == nil {
+		r.Canceled, r.TimedOut = false, false
+		r.kernel = append(r.kernel, c)
+	}
 	return r
 }
 
 // commandLine is what Warden starts: bubblewrap around the limiter around
 // the command, or (the operator's opt-out) the limiter around the command.
 func commandLine(s spec, lim Limits, isolated bool) ([]string, error) {
-	exe, err := limiter()
+	if !isolated {
+		exe, err := limiter()
+		if err != nil {
+			return nil, err
+		}
+		// Bare, the process count would be the host user's: not capped.
+		lim.Processes = -1
+		return append(lim.prefix(exe, s.forward), s.argv...), nil
+	}
+	exe, err := helperFor(s.root)
 	if err != nil {
 		return nil, err
 	}
-	if !isolated {
-		// Bare, the process count would be the host user's: not capped.
-		lim.Processes = -1
-		return append(lim.prefix(exe), s.argv...), nil
-	}
-	return bwrapArgv(s, exe, append(lim.prefix(limiterPath), s.argv...)), nil
+	return bwrapArgv(s, exe, append(lim.prefix(limiterPath, s.forward), s.argv...)), nil
 }
 
 func start(ctx context.Context, s spec, argv []string) Result {

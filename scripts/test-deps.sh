@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # make test's tools: redis-server (Redis for the tests), chromium (the
-# browser test of `bot setup`) and bwrap (the sandbox of repository
-# commands). A missing one is installed when this runs as root with apt-get
+# browser test of `bot setup`), bwrap (the sandbox of repository
+# commands) and a static busybox (an image with nothing but a shell). A missing one is installed when this runs as root with apt-get
 # (apt-get update once, then one `apt-get install -y` line per package);
 # otherwise the script fails naming the one command to run. A test never
 # skips because a tool is missing, so this runs before any test.
@@ -9,8 +9,9 @@
 # it on a stub PATH (scripts/testdeps_test.go).
 set -euo pipefail
 
-# command:package (Debian)
-deps=(redis-server:redis-server chromium:chromium bwrap:bubblewrap)
+# command:package (Debian); busybox (static) is the image holding only a
+# shell that the sandbox's way-out tests build
+deps=(redis-server:redis-server chromium:chromium bwrap:bubblewrap busybox:busybox-static)
 
 missing_packages() {
   local d

@@ -24,7 +24,7 @@ type build struct {
 	err  error
 }
 
-// BuildBinary builds ./cmd/bot once per test process.
+// BuildBinary builds ./cmd/bot, static, once per test process.
 func BuildBinary(t testing.TB) string { return BuildBinaryTags(t, "") }
 
 // BuildBinaryTags builds ./cmd/bot with build tags (e.g. "chaos", which
@@ -42,6 +42,9 @@ func BuildBinaryTags(t testing.TB, tags string) string {
 		b.path = filepath.Join(dir, "bot")
 		cmd := exec.Command("go", "build", "-tags", tags, "-o", b.path, "./cmd/bot")
 		cmd.Dir = Root(t)
+		// Static, as make build makes it: the bot is the helper bound into
+		// every sandbox, images without libc included.
+		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
 		if out, err := cmd.CombinedOutput(); err != nil {
 			b.err = fmt.Errorf("go build -tags %q: %v\n%s", tags, err, out)
 		}

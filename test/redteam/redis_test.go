@@ -1,6 +1,9 @@
 package redteam
 
 import (
+	"bytes"
+	"context"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -8,6 +11,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hibiken/asynq"
+	"github.com/redis/go-redis/v9"
+	"github.com/warden-bot/warden/jobs"
 	"github.com/warden-bot/warden/test/harness"
 	"github.com/warden-bot/warden/test/world"
 )
@@ -71,5 +77,36 @@ func TestRedisForgedCloneURLGetsNoToken(t *testing.T) {
 	}
 	if withToken == 0 {
 		t.Errorf("no clone from the configured GitHub URL carried the token (outcome %+v)", got)
+	}
+}
+
+// The embedded Redis (no WARDEN_REDIS_URL) listens on loopback, where any
+// process of the machine connects: it answers nothing without a password
+// that only this process knows, and that password is never logged.
+func TestRedisEmbeddedAnswersOnlyWarden(t *testing.T) {
+	var logs bytes.Buffer
+	b, err := jobs.Open("", slog.New(slog.NewTextHandler(&logs, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	ctx := context.Background()
+	if err := b.RDB.Set(ctx, "warden:redteam:own", "1", time.Minute).Err(); err != nil {
+		t.Fatalf("Warden's own client: %v", err)
+	}
+	opt, ok := b.Opt.(asynq.RedisClientOpt)
+	if !ok {
+		t.Fatalf("embedded options %T", b.Opt)
+	}
+	other := redis.NewClient(&redis.Options{Network: opt.Network, Addr: opt.Addr})
+	defer other.Close()
+	if err := other.Set(ctx, "warden:redteam:planted", "1", time.Minute).Err(); err == nil {
+		t.Fatal("another local process wrote a warden:* key in the embedded Redis")
+	}
+	if v, err := other.Get(ctx, "warden:redteam:own").Result(); err == nil {
+		t.Fatalf("another local process read a warden:* key: %q", v)
+	}
+	if opt.Password == "" || strings.Contains(logs.String(), opt.Password) {
+		t.Fatalf("the embedded Redis has no password, or it was logged:\n%s", logs.String())
 	}
 }

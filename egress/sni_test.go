@@ -1,0 +1,60 @@
+package egress
+
+import (
+	"crypto/tls"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"net/netip"
+	"strings"
+	"testing"
+)
+
+// Under an allow-list a CONNECT tunnel carries TLS whose server name is the
+// CONNECT host: another name (domain fronting) or no ClientHello at all is
+// refused and recorded; the honest tunnel works.
+func TestProxyChecksTLSServerNameUnderAllowList(t *testing.T) {
+	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "served") }))
+	defer srv.Close()
+	_, port, _ := net.SplitHostPort(srv.Listener.Addr().String())
+	res := &fakeResolver{names: map[string][]netip.Addr{"pkgs.example.org": {netip.MustParseAddr("127.0.0.1")}}}
+	client, seen := egressServe(t, &Proxy{Resolver: res, Check: loopbackIsPublic, Allow: []string{"pkgs.example.org"}})
+	tr := client.Transport.(*http.Transport)
+	get := func(sni string) (string, error) {
+		tr.TLSClientConfig = &tls.Config{InsecureSkipVerify: true, ServerName: sni}
+		tr.CloseIdleConnections()
+		resp, err := client.Get("https://pkgs.example.org:" + port + "/")
+		if err != nil {
+			return "", err
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return string(b), nil
+	}
+	if body, err := get("pkgs.example.org"); err != nil || body != "served" {
+		t.Fatalf("the honest tunnel: %q %v", body, err)
+	}
+	if body, err := get("fronted.example.com"); err == nil {
+		t.Fatalf("a tunnel to pkgs.example.org spoke TLS for fronted.example.com: %q", body)
+	}
+	last := (*seen)[len(*seen)-1]
+	if last.Verdict != Deny || !strings.Contains(last.Reason, `"fronted.example.com"`) {
+		t.Fatalf("the fronted tunnel was recorded as %+v", last)
+	}
+	// Not TLS at all: no server name to check, refused.
+	c, err := tr.DialContext(t.Context(), "tcp", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	fmt.Fprintf(c, "CONNECT pkgs.example.org:%s HTTP/1.1\r\nHost: pkgs.example.org\r\n\r\nGET / HTTP/1.0\r\n\r\n", port)
+	all, _ := io.ReadAll(c)
+	if strings.Contains(string(all), "served") {
+		t.Fatalf("a plain tunnel under an allow-list reached the server: %q", all)
+	}
+	if last := (*seen)[len(*seen)-1]; last.Verdict != Deny || !strings.Contains(last.Reason, "ClientHello") {
+		t.Fatalf("the plain tunnel was recorded as %+v", last)
+	}
+}
