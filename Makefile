@@ -20,11 +20,12 @@ run: build
 test:
 	@scripts/test.sh
 
-## lint: gofmt check, go vet, staticcheck (pinned)
+## lint: gofmt check, go vet, staticcheck (pinned), and only package trusted reads the trusted inputs (CONTRACT §13)
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
 	$(GO) run honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION) ./...
+	$(GO) test -count=1 -run 'TestOnlyTrustedReadsTrustedInputs|TestLintCatchesAReadOutsideTrusted' ./trusted
 
 ## bench: the benchmarks, reported as ratios against baselines measured in the same run
 bench:
