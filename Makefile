@@ -22,11 +22,12 @@ run: build
 test:
 	@scripts/test.sh
 
-## lint: gofmt check, go vet, staticcheck (pinned)
+## lint: gofmt check, go vet, staticcheck (pinned), and only package trusted reads the trusted inputs (CONTRACT §13)
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
 	$(GO) run honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION) ./...
+	$(GO) test -count=1 -run 'TestOnlyTrustedReadsTrustedInputs|TestLintCatchesAReadOutsideTrusted' ./trusted
 
 ## redteam-mutants: plant each containment bug of test/mutants/redteam.txt in turn; a red-team test must catch every one
 redteam-mutants:

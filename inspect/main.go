@@ -36,6 +36,7 @@ func Main(args []string, getenv func(string) string, stdout, stderr io.Writer) i
 }
 
 func writeText(w io.Writer, r Report) {
+	fmt.Fprintf(w, "read from:    %s (%s), the default branch\n", r.ReadFrom, short(r.Commit))
 	fmt.Fprintf(w, "image:        %s\n", orNone(r.Image, r.ImageFrom))
 	fmt.Fprintf(w, "setup:        %s\n", cmdText(r.Setup))
 	fmt.Fprintf(w, "test:         %s\n", cmdText(r.Test))

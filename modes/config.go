@@ -112,7 +112,9 @@ type Decomposition struct {
 }
 
 // AlwaysProtected can never be changed by Warden, in any mode, whatever the file says.
-var AlwaysProtected = []string{".github/**", ".github/workflows/**", ".github/warden.yml", ".github/warden.yaml"}
+// The devcontainer names the image commands run in (CONTRACT §13): it is
+// read from the default branch, and a change to it is a writer's to make.
+var AlwaysProtected = []string{".github/**", ".github/workflows/**", ".github/warden.yml", ".github/warden.yaml", ".devcontainer/**", ".devcontainer.json"}
 
 // TestGlobs are the paths evolution's allow_test_changes opens up.
 var TestGlobs = []string{"**/*_test.go", "test/**", "tests/**", "testdata/**", "**/testdata/**"}

@@ -128,3 +128,24 @@ func TestExplicitRetryAndTimeouts(t *testing.T) {
 		t.Fatal("ModeFromLabel")
 	}
 }
+
+// The devcontainer names the image setup runs in (CONTRACT §13): no mode,
+// no protected_paths and no unprotect lets Warden change it.
+func TestDevcontainerAlwaysProtected(t *testing.T) {
+	c, err := Parse([]byte("protected_paths: []\nevolution: {allow_test_changes: true, max_files: 20}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range []Mode{Maintenance, Evolution} {
+		for _, f := range []string{".devcontainer/devcontainer.json", ".devcontainer/Dockerfile", ".devcontainer.json"} {
+			if guards.CheckPlan([]string{f}, c.Policy(m).Limits) == nil {
+				t.Errorf("%s may edit %s", m, f)
+			}
+		}
+	}
+	for _, g := range []string{".devcontainer/**", ".devcontainer.json"} {
+		if _, err := Parse([]byte("unprotect: [" + g + "]\n")); err == nil {
+			t.Errorf("unprotect: [%s] accepted", g)
+		}
+	}
+}

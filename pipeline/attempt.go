@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
 	"log/slog"
 	"strings"
 	"time"
@@ -16,6 +15,7 @@ import (
 	"github.com/warden-bot/warden/sandbox/image"
 	"github.com/warden-bot/warden/toolchain"
 	"github.com/warden-bot/warden/transcript"
+	"github.com/warden-bot/warden/trusted"
 	"github.com/warden-bot/warden/workspace"
 )
 
@@ -28,6 +28,7 @@ type attempt struct {
 	tr   *tracker
 
 	wt      *workspace.Worktree
+	in      *trusted.Inputs // the default branch's inputs (package trusted)
 	cfg     modes.Config
 	cmds    toolchain.Plan // the image and commands, and where each came from
 	root    image.Root     // the unpacked image commands run in; zero: the worker's system
@@ -126,7 +127,7 @@ func (a *attempt) prepare(ctx context.Context) error {
 		return fmt.Errorf("prepare worktree: %w", err)
 	}
 	a.log.Info("worktree prepared", "duration_ms", time.Since(start).Milliseconds())
-	if err := a.loadConfig(ctx); err != nil {
+	if err := a.loadInputs(ctx); err != nil {
 		return err
 	}
 	if err := a.resolveCommands(); err != nil {
@@ -166,17 +167,25 @@ func (a *attempt) usage() agent.Usage {
 	return a.spent.Add(a.session.Usage())
 }
 
-// loadConfig reads .github/warden.yml from the default branch's head, for
-// first attempts and follow-ups alike (CONTRACT §12): a PR branch holds
-// model-written text, which must not set the guards or the setup command.
-func (a *attempt) loadConfig(ctx context.Context) error {
-	data, err := a.wt.BaseFile(ctx, ".github/warden.yml")
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("read .github/warden.yml: %w", err)
+// loadInputs reads what decides how the attempt runs (its configuration,
+// image, commands and instruction files) from the default branch's head
+// through package trusted, for first attempts, retries continuing a PR and
+// follow-ups alike (CONTRACT §13): the worktree and a PR's head hold
+// model-written text, which must not set the guards, the image or the
+// setup command, nor speak as the repository's instructions.
+func (a *attempt) loadInputs(ctx context.Context) error {
+	in, err := trusted.Read(ctx, a.wt.BaseGit, a.wt.BaseTip, a.p.DefaultImage)
+	var bad *trusted.ConfigError
+	switch {
+	case errors.As(err, &bad):
+		return &outcome.Error{Class: outcome.Deterministic, Stage: StagePlan, Msg: bad.Error()}
+	case err != nil:
+		return fmt.Errorf("read the default branch's inputs: %w", err)
 	}
-	if a.cfg, err = modes.Parse(data); err != nil {
-		return &outcome.Error{Class: outcome.Deterministic, Stage: StagePlan, Msg: "invalid .github/warden.yml: " + err.Error()}
+	for _, note := range in.Notes {
+		a.log.Warn("input on the default branch not used", "note", note)
 	}
+	a.in, a.cfg = in, in.Config
 	a.policy = a.cfg.Policy(modes.Mode(a.t.Mode))
 	return nil
 }

@@ -46,7 +46,7 @@ func (a *attempt) planCtx(ctx context.Context) *planContext {
 		}
 		v := repocontext.Build(x, repocontext.NewQuery(issue.Title, body), repocontext.Options{
 			Budget: a.cfg.ContextTokens, Dir: a.wt.Dir, Read: a.wt.ReadFile,
-			Docs: repocontext.ReadInstructions(a.wt.Dir, a.wt.ReadFile, repocontext.InstructionCap),
+			Docs: a.in.Docs, // the default branch's: a branch's edit of them is a diff, not an instruction
 		})
 		pc.view = v.Text
 		a.log.Info("planner context", "files", len(v.Files), "tokens", v.Tokens, "index_files", len(x.Files))

@@ -3,7 +3,6 @@ package pipeline
 import (
 	"context"
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/warden-bot/warden/outcome"
@@ -14,12 +13,13 @@ import (
 
 // resolveCommands settles the attempt's image and its setup and test
 // commands: declared in .github/warden.yml, else inferred from the
-// repository's files (CONTRACT §12). What was inferred, and from which
+// repository's files (CONTRACT §12), all as the default branch has them
+// (CONTRACT §13). What was inferred, and from which
 // file, goes on the status comment. With no test command to be had the
 // attempt ends blocked before any model call: a test failure handed to the
 // model would ask it to fix what no edit can.
 func (a *attempt) resolveCommands() error {
-	p := toolchain.Resolve(os.DirFS(a.wt.Dir), toolchain.Declared{Image: a.cfg.Image, Setup: a.cfg.Setup, Test: a.cfg.Test, DefaultImage: a.p.DefaultImage})
+	p := a.in.Plan // resolved on the default branch's tree, never the worktree's
 	a.cmds = p
 	a.cfg.Setup, a.cfg.Test = p.Setup, p.Test
 	a.tr.setEnvironment(environmentLine(p))

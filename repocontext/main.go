@@ -7,12 +7,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"time"
 
-	"github.com/warden-bot/warden/modes"
 	"github.com/warden-bot/warden/repoindex"
+	"github.com/warden-bot/warden/trusted"
 )
 
 // Exit codes as cmd/bot uses them (CONTRACT §1).
@@ -54,10 +53,17 @@ func Main(args []string, getenv func(string) string, stdout, stderr io.Writer) i
 		fmt.Fprintf(stderr, "bot context: %v\n", err)
 		return exitFailure
 	}
-	if *budget <= 0 {
-		*budget = repoBudget(*repo)
+	// The instructions and context_tokens are the default branch's, as
+	// Warden reads them (package trusted), not the checkout's files.
+	in, _, err := trusted.ReadLocal(ctx, *repo, "")
+	if err != nil {
+		fmt.Fprintf(stderr, "bot context: %v\n", err)
+		return exitFailure
 	}
-	v := Build(x, NewQuery(*title, *body), Options{Budget: *budget, Dir: *repo, Docs: ReadInstructions(*repo, nil, InstructionCap)})
+	if *budget <= 0 {
+		*budget = or(in.Config.ContextTokens, DefaultBudget)
+	}
+	v := Build(x, NewQuery(*title, *body), Options{Budget: *budget, Dir: *repo, Docs: in.Docs})
 	if *asJSON {
 		if v.Files == nil {
 			v.Files = []Shown{}
@@ -75,24 +81,8 @@ func Main(args []string, getenv func(string) string, stdout, stderr io.Writer) i
 	return exitOK
 }
 
-// InstructionCap bounds each instruction file, in bytes.
-const InstructionCap = 6 << 10
-
 // IndexDir is where indexes are cached under a data dir.
 func IndexDir(dataDir string) string { return filepath.Join(dataDir, "index") }
-
-// repoBudget reads context_tokens from the checkout's .github/warden.yml.
-func repoBudget(repo string) int {
-	b, err := os.ReadFile(filepath.Join(repo, ".github", "warden.yml"))
-	if err != nil {
-		return DefaultBudget
-	}
-	cfg, err := modes.Parse(b)
-	if err != nil || cfg.ContextTokens <= 0 {
-		return DefaultBudget
-	}
-	return cfg.ContextTokens
-}
 
 func yes(b bool, s string) string {
 	if b {
@@ -101,8 +91,9 @@ func yes(b bool, s string) string {
 	return "-"
 }
 
-func or(a, b string) string {
-	if a != "" {
+func or[T comparable](a, b T) T {
+	var zero T
+	if a != zero {
 		return a
 	}
 	return b

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/warden-bot/warden/repoindex"
+	"github.com/warden-bot/warden/trusted"
 )
 
 // fixture is a small repository where each signal points at one file.
@@ -94,7 +95,7 @@ func TestNewQueryFindsIdentifiersAndPaths(t *testing.T) {
 
 func TestViewWithinBudget(t *testing.T) {
 	dir, x := fixture(t)
-	docs := ReadInstructions(dir, nil, InstructionCap)
+	docs := []trusted.Doc{{Path: "AGENTS.md", Text: "Run make lint before proposing a change. <issue>not a fence</issue>\n"}}
 	for _, budget := range []int{3000, 6000, 12000} {
 		v := Build(x, NewQuery("uploads fail", "upload rejected: quota exceeded for tenant"), Options{Budget: budget, Dir: dir, Docs: docs})
 		if v.Tokens > budget || v.Tokens != promptOverhead+Tokens("uploads fail\n\nupload rejected: quota exceeded for tenant")+Tokens(v.Text) {

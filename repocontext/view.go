@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/warden-bot/warden/repoindex"
+	"github.com/warden-bot/warden/trusted"
 )
 
 // DefaultBudget is the planner's context budget in tokens (the repository
@@ -19,7 +20,7 @@ type Options struct {
 	Contents int                          // files whose content is shown; 0 = 3
 	Read     func(string) ([]byte, error) // the worktree's confined reader; nil reads Dir directly
 	Dir      string                       // the checkout
-	Docs     []Doc                        // instruction files, already read and capped
+	Docs     []trusted.Doc                // the default branch's instruction files, read and capped by package trusted
 }
 
 // Shown is one file of the view and how much of it the planner sees.
@@ -79,7 +80,7 @@ func (w *writer) add(s string) {
 	w.left -= Tokens(s)
 }
 
-func (w *writer) instructions(docs []Doc, budget int) {
+func (w *writer) instructions(docs []trusted.Doc, budget int) {
 	if len(docs) == 0 {
 		return
 	}

@@ -3,28 +3,16 @@ package workspace
 import (
 	"context"
 	"fmt"
-	"io/fs"
 	"os"
-	"strings"
 
 	"github.com/warden-bot/warden/sandbox"
 )
 
-// BaseFile reads rel as the default branch's head has it (BaseTip), from
-// the mirror's objects: what a writer merged, never what a model wrote on
-// the task's branch. A file the base lacks is fs.ErrNotExist.
-func (w *Worktree) BaseFile(ctx context.Context, rel string) ([]byte, error) {
-	spec := w.BaseTip + ":" + strings.TrimPrefix(rel, "/")
-	// cat-file blob: the raw object, no textconv or filter runs. Only when
-	// it fails is the file's existence asked (one process when it exists).
-	out, err := w.m.git(ctx, w.mirror, "", nil, "cat-file", "blob", spec)
-	if err == nil {
-		return []byte(out), nil
-	}
-	if _, eerr := w.m.git(ctx, w.mirror, "", nil, "cat-file", "-e", spec); eerr != nil {
-		return nil, fmt.Errorf("%s at %s: %w", rel, w.BaseTip, fs.ErrNotExist)
-	}
-	return nil, fmt.Errorf("read %s at %s: %w", rel, w.BaseTip, err)
+// BaseGit runs a read-only git command (ls-tree, cat-file) on the mirror
+// that holds BaseTip's objects: package trusted reads the default branch's
+// inputs through it, never through the worktree, which a model writes.
+func (w *Worktree) BaseGit(ctx context.Context, args ...string) (string, error) {
+	return w.m.git(ctx, w.mirror, "", nil, args...)
 }
 
 // OnBase reports whether the worktree started at the default branch's head

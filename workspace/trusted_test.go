@@ -9,12 +9,13 @@ import (
 	"testing"
 
 	"github.com/warden-bot/warden/test/gitfixture"
+	"github.com/warden-bot/warden/trusted"
 )
 
 // On a follow-up, what the default branch holds is read from the mirror,
 // whatever the PR's worktree says, and a scratch checkout of it is made and
 // removed beside the worktree.
-func TestBaseFileAndCheckoutIgnoreThePRTree(t *testing.T) {
+func TestBaseInputsAndCheckoutIgnoreThePRTree(t *testing.T) {
 	bare, url := gitfixture.NewRepo(t, map[string]string{"setup.sh": "echo base\n", ".github/warden.yml": "setup: sh setup.sh\n"})
 	branchFromMain(t, bare, "warden/2-x")
 	gitfixture.Commit(t, bare, "warden/2-x", map[string]string{"setup.sh": "echo model\n", ".github/warden.yml": "setup: sh evil.sh\n"})
@@ -27,10 +28,11 @@ func TestBaseFileAndCheckoutIgnoreThePRTree(t *testing.T) {
 	if w.OnBase() {
 		t.Fatal("a follow-up worktree reports it is on the base")
 	}
-	if b, err := w.BaseFile(ctx, ".github/warden.yml"); err != nil || string(b) != "setup: sh setup.sh\n" {
-		t.Fatalf("base warden.yml = %q, %v", b, err)
+	in, err := trusted.Read(ctx, w.BaseGit, w.BaseTip, "")
+	if err != nil || string(in.ConfigRaw) != "setup: sh setup.sh\n" || in.Plan.Setup != "sh setup.sh" {
+		t.Fatalf("base warden.yml = %q, setup %q, %v", in.ConfigRaw, in.Plan.Setup, err)
 	}
-	if _, err := w.BaseFile(ctx, "nope.txt"); !errors.Is(err, fs.ErrNotExist) {
+	if _, err := in.Files.ReadFile("nope.txt"); !errors.Is(err, fs.ErrNotExist) {
 		t.Fatalf("missing file: %v", err)
 	}
 	tree, remove, err := w.BaseCheckout(ctx)

@@ -1,15 +1,13 @@
-package repocontext
+package trusted
 
-import (
-	"os"
-	"path/filepath"
-	"strings"
-)
+import "strings"
 
 // InstructionFiles are the repository's own instructions for agents and
-// contributors, read from the default branch (the worktree's base), in this
-// order.
+// contributors, in the order they are shown.
 var InstructionFiles = []string{"AGENTS.md", "CLAUDE.md", ".github/copilot-instructions.md", "CONTRIBUTING.md"}
+
+// InstructionCap bounds each instruction file, in bytes.
+const InstructionCap = 6 << 10
 
 // Doc is one instruction file, capped.
 type Doc struct {
@@ -17,17 +15,12 @@ type Doc struct {
 	Cut        bool
 }
 
-// ReadInstructions reads the instruction files present under dir, each cut
-// at perFile bytes (at a line end). read is the worktree's confined reader
-// when there is one (symlinks out of the tree are refused there); nil reads
-// dir directly.
-func ReadInstructions(dir string, read func(string) ([]byte, error), perFile int) []Doc {
-	if read == nil {
-		read = func(p string) ([]byte, error) { return os.ReadFile(filepath.Join(dir, filepath.FromSlash(p))) }
-	}
+// readInstructions reads the instruction files the tree has, each cut at
+// perFile bytes (at a line end). An unreadable or empty one is left out.
+func readInstructions(t *Tree, perFile int) []Doc {
 	var docs []Doc
 	for _, p := range InstructionFiles {
-		b, err := read(p)
+		b, err := t.ReadFile(p)
 		if err != nil || len(strings.TrimSpace(string(b))) == 0 {
 			continue
 		}
