@@ -180,6 +180,17 @@ func TestCreateForcesOrLeases(t *testing.T) {
 	if got := bareGit(t, bare, "rev-parse", res2.SHA+"~1"); got != res.SHA {
 		t.Fatalf("parent %s, want %s", got, res.SHA)
 	}
+	// Someone resets the branch back to the base: a fast-forward from there
+	// would pass GitHub, the lease must not.
+	bareGit(t, bare, "update-ref", "refs/heads/warden/issue-7", base)
+	to.Expect = res2.SHA
+	after := gitdb.Local{Tree: loc.Tree, BaseTree: loc.Tree, Parents: []string{res2.SHA}, Message: "after\n"}
+	if _, err := gitdb.Create(context.Background(), c.Git, l, after, to); !errors.Is(err, gitdb.ErrLease) {
+		t.Fatalf("lease on a branch reset behind it: err = %v, want ErrLease", err)
+	}
+	if got := bareGit(t, bare, "rev-parse", "refs/heads/warden/issue-7"); got != base {
+		t.Fatalf("the reset branch was moved to %s", got)
+	}
 }
 
 // GitHub's refusals of a push under a signature rule, as git prints them.
