@@ -25,11 +25,8 @@ type Repo struct {
 	nextNumber                           int
 	rules                                rulesState
 	labels                               map[string]bool // every label the repository has (know)
-<<<<<<< HEAD
 	apiCommits                           map[string]bool // commits made through the Git Database API → signed
-=======
 	created                              []CreatedCheckRun
->>>>>>> main
 }
 
 // Issue is an issue.
