@@ -88,7 +88,7 @@ func TestRecoveryNeverAnswersTwice(t *testing.T) {
 	if err := w.host.Poster.Reply(ctx, "Codertocat", "Hello-World", w.pr, "**Warden completed this issue**\n\n"+note(1, nil)); err != nil {
 		t.Fatal(err)
 	}
-	if err := replyInThread(ctx, w.host.Client, "Codertocat", "Hello-World", w.pr, id, ReplyText(pushedSHA)); err != nil {
+	if err := replyInThread(ctx, w.host.Client, "Codertocat", "Hello-World", w.pr, Item{Kind: KindInline, ID: id, Path: "fix.txt"}, pushedSHA, ReplyText(pushedSHA)); err != nil {
 		t.Fatal(err)
 	}
 	w.recover(t)

@@ -11,19 +11,25 @@ import (
 	"github.com/warden-bot/warden/pipeline"
 )
 
-// replyInThread answers review comment id in its own thread through
-// GitHub's dedicated endpoint, POST /repos/{owner}/{repo}/pulls/{n}/comments/{id}/replies.
-// go-github's CreateCommentInReplyTo posts to …/pulls/{n}/comments with
-// in_reply_to but without commit_id and path, which GitHub's description
-// of that endpoint requires.
-func replyInThread(ctx context.Context, c *github.Client, owner, name string, pr int, id int64, body string) error {
-	u := fmt.Sprintf("repos/%s/%s/pulls/%d/comments/%d/replies", owner, name, pr, id)
-	req, err := c.NewRequest(http.MethodPost, u, map[string]string{"body": body})
+// replyInThread answers an inline comment in its own thread through the
+// review-comments endpoint, POST /repos/{owner}/{repo}/pulls/{n}/comments
+// with in_reply_to and the original comment's commit_id and path, as
+// GitHub's description requires: the dedicated …/comments/{id}/replies is
+// not available to GitHub Apps (enabledForGitHubApps: false). A comment
+// stored before its commit was kept is answered on head, the commit the
+// follow-up pushed (a commit of the PR, which GitHub accepts).
+func replyInThread(ctx context.Context, c *github.Client, owner, name string, pr int, it Item, head, body string) error {
+	commit := it.CommitID
+	if commit == "" {
+		commit = head
+	}
+	u := fmt.Sprintf("repos/%s/%s/pulls/%d/comments", owner, name, pr)
+	req, err := c.NewRequest(http.MethodPost, u, map[string]any{"body": body, "in_reply_to": it.ID, "commit_id": commit, "path": it.Path})
 	if err != nil {
 		return fmt.Errorf("reply request: %w", err)
 	}
 	if _, err := c.Do(ctx, req, nil); err != nil {
-		return fmt.Errorf("reply to review comment %d on %s/%s#%d: %w", id, owner, name, pr, err)
+		return fmt.Errorf("reply to review comment %d on %s/%s#%d: %w", it.ID, owner, name, pr, err)
 	}
 	return nil
 }
@@ -38,7 +44,7 @@ func (r *Runner) reply(ctx context.Context, c *github.Client, host *pipeline.Git
 		}
 		if done[it.ID] {
 			log.Info("inline thread answered before the kill; not again", "comment", it.ID)
-		} else if err := replyInThread(ctx, c, host.Owner, host.Name, p.PR, it.ID, ReplyText(sha)); err != nil {
+		} else if err := replyInThread(ctx, c, host.Owner, host.Name, p.PR, it, sha, ReplyText(sha)); err != nil {
 			log.Warn("inline thread not answered", "comment", it.ID, "err", err)
 		}
 		if err := r.Store.Answered(ctx, p.Repo, p.PR, it); err != nil {

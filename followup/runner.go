@@ -203,7 +203,7 @@ func InlineItem(rc *github.PullRequestComment, author string) Item {
 		line = rc.GetOriginalLine()
 	}
 	return Item{Kind: KindInline, ID: rc.GetID(), ReviewID: rc.GetPullRequestReviewID(), Author: author,
-		Body: rc.GetBody(), Path: rc.GetPath(), Line: line, DiffHunk: rc.GetDiffHunk()}
+		Body: rc.GetBody(), Path: rc.GetPath(), Line: line, DiffHunk: rc.GetDiffHunk(), CommitID: rc.GetCommitID()}
 }
 
 func paths(items []Item) []string {

@@ -35,8 +35,9 @@ type Item struct {
 	Path     string `json:"path,omitempty"`
 	Line     int    `json:"line,omitempty"`
 	DiffHunk string `json:"diff_hunk,omitempty"`
-	SHA      string `json:"sha,omitempty"` // the head it was about (ci, conflict)
-	At       int64  `json:"at,omitempty"`  // unix nanoseconds it was stored, for order
+	CommitID string `json:"commit_id,omitempty"` // an inline comment's commit, which its reply names
+	SHA      string `json:"sha,omitempty"`       // the head it was about (ci, conflict)
+	At       int64  `json:"at,omitempty"`        // unix nanoseconds it was stored, for order
 }
 
 // Key deduplicates an item: a review's inline comments arrive both as their

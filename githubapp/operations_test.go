@@ -47,7 +47,7 @@ var operations = []operation{
 	{"PUT", "/repos/{owner}/{repo}/pulls/{pull_number}/merge", true, ""},
 	{"GET", "/repos/{owner}/{repo}/pulls/{pull_number}/reviews", true, ""},
 	{"GET", "/repos/{owner}/{repo}/pulls/{pull_number}/reviews/{review_id}/comments", true, ""},
-	{"POST", "/repos/{owner}/{repo}/pulls/{pull_number}/comments/{comment_id}/replies", true, ""},
+	{"POST", "/repos/{owner}/{repo}/pulls/{pull_number}/comments", true, ""}, // thread replies (in_reply_to)
 	{"POST", "/repos/{owner}/{repo}/statuses/{sha}", true, ""},
 	{"GET", "/repos/{owner}/{repo}/commits/{ref}/statuses", true, ""},
 	{"GET", "/repos/{owner}/{repo}/commits/{ref}/check-runs", true, ""},

@@ -19,6 +19,9 @@ type FollowupHost struct {
 	Note    string // what the follow-up answered, appended to its outcome comment
 	Message string // the commit message
 	Pushed  string // the commit pushed, once released
+	// pushedLocal is the local commit Pushed was made from (they differ
+	// when GitHub created the commit through its API).
+	pushedLocal string
 	// OnPush records the pushed commit right after the push, before
 	// anything else can fail: a recovered follow-up answers instead of
 	// committing again. May be nil.
@@ -43,7 +46,7 @@ func (h *FollowupHost) Release(ctx context.Context, wt *workspace.Worktree, in R
 	if err != nil {
 		return ReleaseResult{}, fmt.Errorf("commit follow-up on %s: %w", wt.Branch, err)
 	}
-	if sha != h.Pushed { // a retried release after a lost answer pushes nothing new
+	if sha != h.Pushed && sha != h.pushedLocal { // a retried release after a lost answer pushes nothing new
 		token, err := h.Token(ctx)
 		if err != nil {
 			return ReleaseResult{}, err
@@ -52,6 +55,7 @@ func (h *FollowupHost) Release(ctx context.Context, wt *workspace.Worktree, in R
 			return ReleaseResult{}, err
 		}
 	}
+	sha = h.Pushed
 	// A new head: evolution goes back to pending until a writer approves it.
 	if err := h.modeStatus(ctx, sha, in.Mode); err != nil {
 		return ReleaseResult{}, err
@@ -68,13 +72,14 @@ func (h *FollowupHost) push(ctx context.Context, wt *workspace.Worktree, token, 
 		}
 		defer release()
 	}
-	if err := wt.PushOnto(ctx, h.CloneURL, token, h.Expect); err != nil {
+	pushed, err := h.publish(ctx, wt, token, h.Expect, sha)
+	if err != nil {
 		return fmt.Errorf("push follow-up to %s (expected head %s): %w", wt.Branch, h.Expect, err)
 	}
-	h.Pushed = sha
+	h.Pushed, h.pushedLocal = pushed, sha
 	if h.OnPush != nil {
-		if err := h.OnPush(context.WithoutCancel(ctx), sha); err != nil {
-			return fmt.Errorf("record pushed follow-up %s: %w", sha, err)
+		if err := h.OnPush(context.WithoutCancel(ctx), pushed); err != nil {
+			return fmt.Errorf("record pushed follow-up %s: %w", pushed, err)
 		}
 	}
 	return nil

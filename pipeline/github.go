@@ -4,12 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"slices"
 	"strings"
 
 	"github.com/google/go-github/v60/github"
 	"github.com/warden-bot/warden/comments"
+	"github.com/warden-bot/warden/gitdb"
 	"github.com/warden-bot/warden/outcome"
 )
 
@@ -47,6 +49,10 @@ type GitHubHost struct {
 	// labels, so that the run's last state change is one request
 	// (labelswap.go); REST stays the fallback for every failure.
 	GraphQL bool
+	// Signed remembers the repositories whose branches require signed
+	// commits (publish.go); nil: learned anew from each refused push.
+	Signed *gitdb.Remember
+	Log    *slog.Logger // nil: slog.Default
 
 	labels   []string          // the labels as last read or written
 	labelIDs map[string]string // label name → node id, when read over GraphQL

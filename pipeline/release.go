@@ -12,7 +12,8 @@ import (
 	"github.com/warden-bot/warden/workspace"
 )
 
-// Release commits the worktree as the App, force-pushes the branch and
+// Release commits the worktree as the App, force-pushes the branch
+// (publish: with git, or through the API where commits must be signed) and
 // opens its pull request, or reuses the one already open: a retried task
 // updates the same branch and PR and never opens a second one.
 func (h *GitHubHost) Release(ctx context.Context, wt *workspace.Worktree, in ReleaseInput) (ReleaseResult, error) {
@@ -28,12 +29,8 @@ func (h *GitHubHost) Release(ctx context.Context, wt *workspace.Worktree, in Rel
 	if err != nil {
 		return ReleaseResult{}, err
 	}
-	push := func() error { return wt.Push(ctx, h.CloneURL, token) }
-	if h.Expect != "" { // continuing an open PR: only onto the head it read
-		push = func() error { return wt.PushOnto(ctx, h.CloneURL, token, h.Expect) }
-	}
-	if err := push(); err != nil {
-		return ReleaseResult{}, fmt.Errorf("push %s: %w", wt.Branch, err)
+	if sha, err = h.publish(ctx, wt, token, h.Expect, sha); err != nil {
+		return ReleaseResult{}, err
 	}
 	pr, err := h.openPR(ctx, wt.Branch, in)
 	if err != nil {

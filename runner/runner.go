@@ -13,6 +13,7 @@ import (
 	"github.com/hibiken/asynq"
 	"github.com/warden-bot/warden/comments"
 	"github.com/warden-bot/warden/followup"
+	"github.com/warden-bot/warden/gitdb"
 	"github.com/warden-bot/warden/jobs"
 	"github.com/warden-bot/warden/outcome"
 	"github.com/warden-bot/warden/pipeline"
@@ -36,6 +37,8 @@ type Hosts struct {
 	GitHubURL string
 	// Memo follows the status comment's writes for the lifecycle's notes.
 	Memo comments.StatusMemo
+
+	signed gitdb.Remember // repositories whose branches require signed commits
 }
 
 // Host builds the GitHub host for one issue. The payload's clone URL is
@@ -63,7 +66,7 @@ func (h *Hosts) Host(ctx context.Context, repo string, inst int64, issue int, _,
 	}
 	return &pipeline.GitHubHost{
 		Client: client, Owner: owner, Name: name, Number: issue, Prefix: h.Prefix,
-		BotLogin: login, CloneURL: cloneURL, Base: base, Poster: poster, GraphQL: true,
+		BotLogin: login, CloneURL: cloneURL, Base: base, Poster: poster, GraphQL: true, Signed: &h.signed,
 		BotIDOf: func(ctx context.Context) (int64, error) { return h.App.BotID(ctx, inst) },
 		Token:   func(ctx context.Context) (string, error) { return h.App.Token(ctx, inst) },
 	}, nil

@@ -27,6 +27,10 @@ scripts/with-redis.sh bash -c '
 # every call the fake GitHub answers, by stage; their log lines are the figures.
 scripts/with-redis.sh go test -count=1 -v -run 'TestRESTCalls' -timeout 10m ./test/e2e/ 2>&1 |
   grep -E 'calls: label|calls besides|^(--- |ok|FAIL)'
+# Calls per commit through the Git Database API, where a rule requires signed
+# commits (#39 item 1): blobs, tree, commit, ref, from the e2e test's log line.
+scripts/with-redis.sh go test -count=1 -v -run 'TestSignedCommitsGoThroughTheAPI' -timeout 10m ./test/e2e/ 2>&1 |
+  grep -E 'calls per commit|^(--- |ok|FAIL)'
 # The index on a ~10,000-file repository needs its mirror
 # (fetch github:astral-sh/ruff, or WARDEN_BENCH_INDEX_REPO).
 go test -run "^$" -bench IndexLarge -benchtime 1x -timeout 30m ./test/bench/index/

@@ -3,6 +3,7 @@ package fakegithub
 import (
 	"net/http"
 	"net/http/cgi"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -17,8 +18,41 @@ type GitRequest struct {
 // gitLog records the git endpoint's requests, apart from API calls (whose
 // counts tests budget).
 type gitLog struct {
-	mu   sync.Mutex
-	reqs []GitRequest
+	mu    sync.Mutex
+	reqs  []GitRequest
+	hooks string // the hooks directory that refuses unsigned pushes, once written
+}
+
+// refuseUnsigned is the pre-receive hook of a repository whose rules
+// require signed commits: GitHub's GH013 refusal, in its words.
+const refuseUnsigned = `#!/bin/sh
+while read old new ref; do
+  echo "error: GH013: Repository rule violations found for $ref." >&2
+  echo "" >&2
+  echo "- Commits must have verified signatures." >&2
+  echo "  Found 1 violation:" >&2
+  echo "" >&2
+  echo "  $new" >&2
+done
+exit 1
+`
+
+// signatureHooks writes the refusing hook once and names its directory.
+func (s *Server) signatureHooks() (string, error) {
+	s.git.mu.Lock()
+	defer s.git.mu.Unlock()
+	if s.git.hooks != "" {
+		return s.git.hooks, nil
+	}
+	dir, err := os.MkdirTemp("", "fakegithub-hooks")
+	if err != nil {
+		return "", err
+	}
+	if err := os.WriteFile(filepath.Join(dir, "pre-receive"), []byte(refuseUnsigned), 0o755); err != nil {
+		return "", err
+	}
+	s.git.hooks = dir
+	return dir, nil
 }
 
 // GitURL is the web root repositories are cloned from, as WARDEN_GITHUB_URL
@@ -52,6 +86,7 @@ func (s *Server) withGit(api http.Handler) http.Handler {
 		}
 		s.mu.Lock()
 		rp := s.repos[parts[0]+"/"+strings.TrimSuffix(parts[1], ".git")]
+		signed := rp != nil && rp.rules.rule("required_signatures") != nil
 		s.mu.Unlock()
 		if rp == nil || !strings.HasPrefix(rp.CloneURL, "file://") {
 			http.NotFound(w, r)
@@ -65,6 +100,14 @@ func (s *Server) withGit(api http.Handler) http.Handler {
 		}
 		h := &cgi.Handler{Path: gitBin, Args: []string{"http-backend"},
 			Env: []string{"GIT_PROJECT_ROOT=" + filepath.Dir(bare), "GIT_HTTP_EXPORT_ALL=1", "REMOTE_USER=x-access-token"}}
+		if signed { // a push is refused as GitHub refuses it: git cannot sign as GitHub
+			hooks, err := s.signatureHooks()
+			if err != nil {
+				http.Error(w, err.Error(), http.StatusInternalServerError)
+				return
+			}
+			h.Env = append(h.Env, "GIT_CONFIG_COUNT=1", "GIT_CONFIG_KEY_0=core.hooksPath", "GIT_CONFIG_VALUE_0="+hooks)
+		}
 		r2 := r.Clone(r.Context())
 		r2.URL.Path = "/" + filepath.Base(bare) + "/" + parts[2]
 		h.ServeHTTP(w, r2)

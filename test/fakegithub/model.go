@@ -25,6 +25,7 @@ type Repo struct {
 	nextNumber                           int
 	rules                                rulesState
 	labels                               map[string]bool // every label the repository has (know)
+	apiCommits                           map[string]bool // commits made through the Git Database API → signed
 	created                              []CreatedCheckRun
 }
 

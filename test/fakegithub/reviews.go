@@ -30,7 +30,7 @@ func (s *Server) reviewRoutes(m *http.ServeMux) {
 	m.HandleFunc("GET /repos/{owner}/{repo}/pulls/{n}/reviews/{id}/comments", s.repo(s.listReviewComments))
 	m.HandleFunc("GET /repos/{owner}/{repo}/pulls/{n}/comments", s.repo(s.listPullComments))
 	m.HandleFunc("POST /repos/{owner}/{repo}/pulls/{n}/comments", s.repo(s.createReviewComment))
-	m.HandleFunc("POST /repos/{owner}/{repo}/pulls/{n}/comments/{id}/replies", s.repo(s.createReply))
+	m.HandleFunc("POST /repos/{owner}/{repo}/pulls/{n}/comments/{id}/replies", s.repo(s.refuseReplyEndpoint))
 	m.HandleFunc("GET /repos/{owner}/{repo}/check-runs/{id}/annotations", s.repo(s.annotations))
 	m.HandleFunc("GET /repos/{owner}/{repo}/actions/jobs/{id}/logs", s.repo(s.jobLog))
 	m.HandleFunc("GET /_logs/{owner}/{repo}/{id}", s.repo(s.rawLog))
@@ -134,19 +134,22 @@ func (s *Server) createReviewComment(w http.ResponseWriter, r *http.Request, rp 
 		writeJSON(w, 422, map[string]string{"message": "Validation Failed"})
 		return
 	}
+	for _, c := range rp.reviewComments {
+		if c.ID == req.InReplyTo && c.Path != req.Path {
+			writeJSON(w, 422, map[string]string{"message": "Validation Failed"})
+			return
+		}
+	}
 	s.reply(w, rp, num(r, "n"), req.InReplyTo, req.Body)
 }
 
-func (s *Server) createReply(w http.ResponseWriter, r *http.Request, rp *Repo) {
-	var req struct {
-		Body string `json:"body"`
-	}
-	if !decode(r, &req) || req.Body == "" {
-		writeJSON(w, 422, map[string]string{"message": "Validation Failed"})
-		return
-	}
-	id, _ := strconv.ParseInt(r.PathValue("id"), 10, 64)
-	s.reply(w, rp, num(r, "n"), id, req.Body)
+// refuseReplyEndpoint answers POST …/pulls/{n}/comments/{id}/replies as
+// GitHub answers an App there: GitHub's description marks the operation
+// enabledForGitHubApps: false, and an installation token is refused with
+// GitHub's 403 body for what an integration may not do.
+func (s *Server) refuseReplyEndpoint(w http.ResponseWriter, r *http.Request, rp *Repo) {
+	writeJSON(w, 403, map[string]string{"message": "Resource not accessible by integration",
+		"documentation_url": "https://docs.github.com/rest/pulls/comments#create-a-reply-for-a-review-comment", "status": "403"})
 }
 
 func checkRunJSON(c CheckRun, i int, sha string) map[string]any {

@@ -44,6 +44,7 @@ func (s *Server) routes() http.Handler {
 	m.HandleFunc("GET /repos/{owner}/{repo}/branches/{branch}/protection", s.repo(s.branchProtection))
 	m.HandleFunc("POST /graphql", s.graphql)
 	s.reviewRoutes(m)
+	s.gitDBRoutes(m)
 	s.manifestRoutes(m)
 	return s.withGit(s.middleware(m))
 }

@@ -13,6 +13,7 @@ import (
 	"encoding/pem"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strconv"
 	"strings"
 	"sync"
@@ -77,7 +78,15 @@ func New() *Server {
 func (s *Server) URL() string { return s.srv.URL }
 
 // Close stops the server.
-func (s *Server) Close() { s.srv.CloseClientConnections(); s.srv.Close() }
+func (s *Server) Close() {
+	s.srv.CloseClientConnections()
+	s.srv.Close()
+	s.git.mu.Lock()
+	defer s.git.mu.Unlock()
+	if s.git.hooks != "" {
+		os.RemoveAll(s.git.hooks)
+	}
+}
 
 // AppID is the App's id.
 func (s *Server) AppID() int64 { return s.appID }
