@@ -48,6 +48,7 @@ type attempt struct {
 	// knownFlaky are flaky tests an earlier task on the repository reported.
 	knownFlaky map[string]bool
 	egress     egressLog // connections asked of the egress proxy
+	pulls      []outcome.ImagePull
 	// fetched waits for the mirror's fetch setup started (prefetch.go) and
 	// reports whether it succeeded; nil once prepare has used it.
 	fetched func() bool
