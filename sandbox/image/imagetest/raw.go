@@ -58,7 +58,7 @@ func SparseTar(name string, realSize int64) []byte {
 	var recs bytes.Buffer
 	for _, kv := range [][2]string{
 		{"GNU.sparse.major", "0"}, {"GNU.sparse.minor", "1"}, {"GNU.sparse.name", name},
-		{"GNU.sparse.size", fmt.Sprint(realSize)}, {"GNU.sparse.map", fmt.Sprintf("%d,1", realSize-1)},
+		{"GNU.sparse.size", fmt.Sprint(realSize)}, {"GNU.sparse.numblocks", "1"}, {"GNU.sparse.map", fmt.Sprintf("%d,1", realSize-1)},
 	} {
 		recs.WriteString(paxRecord(kv[0], kv[1]))
 	}
