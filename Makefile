@@ -5,7 +5,7 @@ VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 COMMIT  ?= $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)
 LDFLAGS := -X main.version=$(VERSION) -X main.commit=$(COMMIT)
 
-.PHONY: all build run test lint bench soak fuzz clean
+.PHONY: all build run test lint bench soak fuzz clean redteam-mutants
 
 all: build
 
@@ -25,6 +25,10 @@ lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
 	$(GO) run honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION) ./...
+
+## redteam-mutants: plant each containment bug of test/mutants/redteam.txt in turn; a red-team test must catch every one
+redteam-mutants:
+	@scripts/with-redis.sh $(GO) run ./test/mutants test/mutants/redteam.txt
 
 ## bench: the benchmarks, reported as ratios against baselines measured in the same run
 bench:

@@ -12,6 +12,7 @@ type Details struct {
 	ToolOutput      string
 	ToolOutputTitle string
 	Note            string
+	Transcript      string // where the run's transcript is (CONTRACT §13)
 }
 
 // headline is the first line: the outcome in words.
@@ -75,6 +76,10 @@ func RenderOutcome(rec outcome.Record, d Details) string {
 	}
 	if rec.BudgetUSD > 0 {
 		row("Task spend", fmt.Sprintf("$%.4f of $%.2f (all attempts)", rec.SpentUSD, rec.BudgetUSD))
+	}
+	row("Transcript", d.Transcript)
+	if r := refusedHosts(rec.Egress); r != "" {
+		b.WriteString("\n" + r)
 	}
 	if d.Note != "" {
 		b.WriteString("\n" + Neutralize(d.Note) + "\n")

@@ -112,7 +112,7 @@ func TestComposeAndManifest(t *testing.T) {
 	}
 	app := docs(t, "app.yml")[0]
 	perms := dig(app, "default_permissions").(map[string]any)
-	for p, want := range map[string]string{"issues": "write", "pull_requests": "write", "contents": "write", "statuses": "write", "checks": "read", "metadata": "read"} {
+	for p, want := range map[string]string{"issues": "write", "pull_requests": "write", "contents": "write", "statuses": "write", "checks": "write", "metadata": "read"} {
 		if perms[p] != want {
 			t.Errorf("manifest permission %s = %v, want %s", p, perms[p], want)
 		}

@@ -150,7 +150,8 @@ func (a *attempt) testRun(ctx context.Context, stage string, tree sandbox.Tree, 
 	}
 	a.log.Info(msg, "stage", stage, "exit_code", res.ExitCode, "duration_ms", res.Duration.Milliseconds())
 	r := plan.Parse(res.Output, res.ExitCode, res.TimedOut || res.Cap != "", tree.Dir, res.Report)
-	r.Output = cutMiddle(r.Output, 64<<10) // as much as a plain run keeps
+	r.Output = cutMiddle(r.Output, 64<<10)                       // as much as a plain run keeps
+	a.noteCommand(stage, a.cfg.Test, res, r.Output, testsRan(r)) // the runner's text, not its JSON
 	return res, r
 }
 

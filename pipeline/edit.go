@@ -35,6 +35,7 @@ func (a *attempt) edit(ctx context.Context, stage, prompt string) error {
 		return err
 	}
 	verr := a.checkDiff(ctx)
+	a.noteGuards("the change", verr)
 	if len(guards.AsViolations(verr)) > 0 {
 		if rerr := a.wt.Reset(ctx); rerr != nil {
 			return fmt.Errorf("undo refused change: %w", rerr)
@@ -44,11 +45,13 @@ func (a *attempt) edit(ctx context.Context, stage, prompt string) error {
 			return err
 		}
 		verr = a.checkDiff(ctx)
+		a.noteGuards("the change", verr)
 	}
 	if verr != nil {
 		_ = a.wt.Reset(context.WithoutCancel(ctx)) // nothing refused stays in the worktree
 		return verr
 	}
+	a.noteDiff(ctx, stage)
 	return nil
 }
 

@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"github.com/warden-bot/warden/transcript"
 	"log/slog"
 	"time"
 
@@ -105,7 +106,10 @@ type Pipeline struct {
 	// Tree counts the tasks in t's decomposition tree; may be nil.
 	Tree func(ctx context.Context, t Task) (int, error)
 	// OnOutcome is told of every attempt's outcome (history); may be nil.
-	OnOutcome func(ctx context.Context, t Task, rec outcome.Record)
+	// OnTranscript keeps an attempt's redacted transcript for the operator
+	// page and returns where it shows it; may be nil.
+	OnTranscript func(ctx context.Context, t Task, text string) (path string)
+	OnOutcome    func(ctx context.Context, t Task, rec outcome.Record)
 	// OnEvent is told of every supervisor event of every attempt (logs,
 	// metrics, `bot observe`); it must not block. May be nil.
 	OnEvent func(t Task, e supervisor.Event)
@@ -134,7 +138,7 @@ type counter interface {
 // Attempt runs one attempt at t, reporting through host, and returns its result.
 func (p *Pipeline) Attempt(ctx context.Context, host Host, t Task) Result {
 	log := p.Log.With("task", t.ID, "delivery", t.Delivery, "repo", t.Repo, "issue", t.Issue, "attempt", t.Attempt, "mode", t.Mode)
-	a := &attempt{p: p, host: host, t: t, log: log, tr: newTracker(host, log, t.Mode, t.Attempt)}
+	a := &attempt{p: p, host: host, t: t, log: log, tr: newTracker(host, log, t.Mode, t.Attempt), tx: transcript.New()}
 	res := a.run(ctx)
 	a.report(context.WithoutCancel(ctx), &res)
 	return res

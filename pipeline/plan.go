@@ -34,6 +34,7 @@ func (a *attempt) planStage(ctx context.Context) error {
 		}
 	}
 	a.plan = plan
+	a.notePlan(plan)
 	return a.decide(ctx, plan)
 }
 
@@ -55,7 +56,9 @@ func (a *attempt) decide(ctx context.Context, plan agent.Plan) error {
 	if len(plan.Files) == 0 {
 		return &outcome.Error{Class: outcome.Hollow, Stage: StagePlan, Msg: "the plan names no files to change"}
 	}
-	if err := guards.CheckPlan(plan.Files, a.policy.Limits); err != nil {
+	err := guards.CheckPlan(plan.Files, a.policy.Limits)
+	a.noteGuards("the plan", err)
+	if err != nil {
 		return &outcome.Error{Class: outcome.GuardViolation, Stage: StagePlan, Msg: err.Error(), Err: err}
 	}
 	return nil

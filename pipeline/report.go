@@ -24,6 +24,7 @@ func (a *attempt) report(ctx context.Context, res *Result) {
 			"fingerprint", res.Record.Fingerprint, "pr", res.Record.PR, "cost_usd", res.Record.CostUSD)
 	}()
 	rec := res.Record
+	a.publishTranscript(ctx, rec, &res.Details)
 	state := finalState(rec)
 	note := rec.Summary
 	a.tr.spend(rec.SpentUSD, rec.BudgetUSD)

@@ -36,6 +36,7 @@ func (a *attempt) runSetup(ctx context.Context) error {
 	c.Tree, c.Egress = tree, a.egressFor(StageSetup)
 	res := workspace.Run(ctx, c)
 	a.log.Info("command finished", "stage", StageSetup, "exit_code", res.ExitCode, "duration_ms", res.Duration.Milliseconds())
+	a.noteCommand(StageSetup, a.cfg.Setup, res, res.Output, "")
 	if err := ctx.Err(); err != nil {
 		return err
 	}

@@ -3,6 +3,9 @@ package pipeline
 import (
 	"context"
 	"fmt"
+	"strings"
+
+	"github.com/warden-bot/warden/transcript"
 )
 
 // spend is the task's model spend over all its attempts (the ledger), and
@@ -45,6 +48,11 @@ func (a *attempt) observeAgent(ctx context.Context) {
 			name = StageTest
 		}
 		a.log.Debug("agent step", "stage", name, "steps", steps)
+		if i := strings.LastIndex(steps, " → "); i >= 0 { // the newest of the last few
+			a.tx.Addf(transcript.Model, "agent CLI (%s): %s", stage, steps[i+len(" → "):])
+		} else {
+			a.tx.Addf(transcript.Model, "agent CLI (%s): %s", stage, steps)
+		}
 		a.tr.stage(bg, name, "running", "agent: "+steps)
 		if a.p.OnStep != nil {
 			a.p.OnStep(a.t, name, steps)

@@ -62,6 +62,7 @@ func (a *attempt) runCommand(ctx context.Context, stage, line string, timeout ti
 	c.Egress = a.egressFor(stage)
 	res := workspace.Run(ctx, c)
 	a.log.Info("command finished", "stage", stage, "exit_code", res.ExitCode, "duration_ms", res.Duration.Milliseconds())
+	a.noteCommand(stage, line, res, res.Output, "")
 	return res
 }
 

@@ -6,6 +6,7 @@ import (
 
 	"github.com/warden-bot/warden/agent"
 	"github.com/warden-bot/warden/supervisor"
+	"github.com/warden-bot/warden/transcript"
 )
 
 // live runs one model call while telling the stage's supervisor that
@@ -35,27 +36,37 @@ func (a *attempt) live(ctx context.Context, call func() error) error {
 }
 
 func (a *attempt) askEdit(ctx context.Context, stage, prompt string) error {
-	return a.live(ctx, func() error {
+	start, before := time.Now(), a.usage()
+	err := a.live(ctx, func() error {
 		_, err := a.session.Edit(ctx, stage, prompt, a.apply)
 		return err
 	})
+	a.noteTurn(stage, start, before, err)
+	return err
 }
 
 func (a *attempt) askPlan(ctx context.Context, feedback string) (agent.Plan, error) {
 	var plan agent.Plan
+	start, before := time.Now(), a.usage()
 	err := a.live(ctx, func() (err error) {
 		plan, err = a.session.Plan(ctx, a.planInput(ctx, feedback))
 		return err
 	})
+	a.noteTurn("plan", start, before, err)
 	return plan, err
 }
 
 func (a *attempt) askReview(ctx context.Context, in agent.ReviewInput) (agent.Review, error) {
 	var rv agent.Review
+	start, before := time.Now(), a.usage()
 	err := a.live(ctx, func() (err error) {
 		rv, err = a.session.Review(ctx, in)
 		return err
 	})
+	a.noteTurn("review", start, before, err)
+	if err == nil {
+		a.tx.Add(transcript.Model, "review: "+rv.GoalStatus, rv.Missing)
+	}
 	return rv, err
 }
 

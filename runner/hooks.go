@@ -28,6 +28,21 @@ type Hooks struct {
 	Queue         enqueuer
 	Log           *slog.Logger
 	CIGrace       time.Duration // how long a released PR's CI gets to register (lifecycle.Released)
+	Transcripts   *jobs.Transcripts
+}
+
+// OnTranscript is pipeline.Pipeline.OnTranscript: every attempt's
+// transcript is kept for the operator page, whose path it returns ("" when
+// it could not be kept).
+func (h *Hooks) OnTranscript(ctx context.Context, t pipeline.Task, text string) string {
+	if h.Transcripts == nil {
+		return ""
+	}
+	if err := h.Transcripts.Put(ctx, t.Repo, t.Issue, t.Attempt, text); err != nil {
+		h.Log.Warn("transcript not kept", "err", err)
+		return ""
+	}
+	return jobs.TranscriptPath(t.Repo, t.Issue, t.Attempt)
 }
 
 // OnOutcome is pipeline.Pipeline.OnOutcome: every outcome goes to the

@@ -157,7 +157,7 @@ func TestManifestCarriesPermissionsEventsAndURLs(t *testing.T) {
 	if m["redirect_url"] != s.URL()+"/callback" || dig(m, "hook_attributes", "url") != "https://warden.example.com/webhooks" {
 		t.Fatalf("redirect %v, hook %v", m["redirect_url"], dig(m, "hook_attributes", "url"))
 	}
-	perms := map[string]string{"issues": "write", "pull_requests": "write", "contents": "write", "statuses": "write", "checks": "read", "actions": "read", "metadata": "read",
+	perms := map[string]string{"issues": "write", "pull_requests": "write", "contents": "write", "statuses": "write", "checks": "write", "actions": "read", "metadata": "read",
 		"administration": "read", "merge_queues": "write", "members": "read"}
 	for k, v := range perms {
 		if dig(m, "default_permissions", k) != v {

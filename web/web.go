@@ -43,7 +43,10 @@ type Options struct {
 	TrustedProxies []*net.IPNet
 	Operator       func(g *echo.Group)                        // mounts routes under /api; nil for none
 	Status         func(ctx context.Context) (*Status, error) // what /ui shows; nil for no page
-	Log            *slog.Logger
+	// Transcript reads an attempt's transcript for /ui/transcript/…; nil
+	// for none.
+	Transcript func(ctx context.Context, repo string, issue, attempt int) (string, bool, error)
+	Log        *slog.Logger
 }
 
 // New builds the echo instance.
@@ -92,6 +95,9 @@ func opsRoutes(e *echo.Echo, o Options) {
 		if o.Status != nil {
 			e.GET("/ui", statusPage(o.Status), auth)
 			e.GET("/ui/", statusPage(o.Status), auth)
+		}
+		if o.Transcript != nil {
+			e.GET("/ui/transcript/:owner/:repo/:issue/:attempt", transcriptPage(o.Transcript), auth)
 		}
 	}
 }

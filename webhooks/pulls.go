@@ -88,10 +88,12 @@ func (r *Router) checks(ctx context.Context, d Delivery) (Decision, error) {
 		CheckSuite *struct {
 			HeadSHA      string                `json:"head_sha"`
 			PullRequests []*github.PullRequest `json:"pull_requests"`
+			App          *github.App           `json:"app"`
 		} `json:"check_suite"`
 		CheckRun *struct {
 			HeadSHA      string                `json:"head_sha"`
 			PullRequests []*github.PullRequest `json:"pull_requests"`
+			App          *github.App           `json:"app"`
 		} `json:"check_run"`
 		Repo         *github.Repository   `json:"repository"`
 		Installation *github.Installation `json:"installation"`
@@ -102,11 +104,16 @@ func (r *Router) checks(ctx context.Context, d Delivery) (Decision, error) {
 	if ev.Action != "completed" {
 		return ignored("only completed checks matter"), nil
 	}
-	sha, prs := "", []*github.PullRequest(nil)
+	sha, prs, app := "", []*github.PullRequest(nil), (*github.App)(nil)
 	if d.Event == "check_run" && ev.CheckRun != nil {
-		sha, prs = ev.CheckRun.HeadSHA, ev.CheckRun.PullRequests
+		sha, prs, app = ev.CheckRun.HeadSHA, ev.CheckRun.PullRequests, ev.CheckRun.App
 	} else if ev.CheckSuite != nil {
-		sha, prs = ev.CheckSuite.HeadSHA, ev.CheckSuite.PullRequests
+		sha, prs, app = ev.CheckSuite.HeadSHA, ev.CheckSuite.PullRequests, ev.CheckSuite.App
+	}
+	// Warden's own `Warden` check run (a transcript) is not CI: evaluating
+	// the PR for it would spend calls and change nothing.
+	if app.GetSlug() != "" && r.fromBot(ctx, app.GetSlug()+"[bot]") {
+		return ignored("Warden's own check run"), nil
 	}
 	last := ignored("no Warden pull request")
 	for _, pr := range prs {

@@ -166,6 +166,7 @@ func (a *app) echo(surface web.Surface) *echo.Echo {
 	api := &operator.API{Queue: a.queue, RDB: a.backend.RDB, Version: version, Ledger: sessions.NewLedger(a.cfg, a.backend.RDB, nil), Warnings: a.warnings, DefaultImage: a.cfg.DefaultImage}
 	proxies, _ := web.ParseProxies(a.cfg.TrustedProxies) // checked by config.Validate
 	opts := web.Options{Surface: surface, Redis: a.backend, Registry: a.metrics.Registry, UIPassword: a.cfg.UIPassword, Log: a.log, Operator: api.Routes, Status: api.Status,
+		Transcript:     jobs.NewTranscripts(a.backend.RDB).Get,
 		TrustedProxies: proxies}
 	if a.cfg.Role != "worker" {
 		opts.Webhooks = a.webhookHandler().ServeHTTP

@@ -27,10 +27,11 @@ func (a *app) newPipeline(ws *workspace.Manager) (*pipeline.Pipeline, error) {
 		newTask = sessions.ExecTasks(a.cfg, ledger)
 	}
 	h := &runner.Hooks{History: jobs.NewHistory(a.backend.RDB), Links: jobs.NewLinks(a.backend.RDB),
-		Interventions: jobs.NewInterventions(a.backend.RDB), Queue: a.queue, Log: a.log, CIGrace: a.cfg.CIGrace}
+		Interventions: jobs.NewInterventions(a.backend.RDB), Queue: a.queue, Log: a.log, CIGrace: a.cfg.CIGrace,
+		Transcripts: jobs.NewTranscripts(a.backend.RDB)}
 	return &pipeline.Pipeline{
 		Workspace: ws, NewTaskSession: newTask, Spent: sessions.TaskSpent(ledger), Prefix: a.cfg.LabelPrefix, Log: a.log, Metrics: a.metrics,
-		Counter: jobs.NewCounter(a.backend.RDB), Spawn: h.Spawn, OnOutcome: h.OnOutcome, Tree: h.Tree, OnIntervention: h.OnIntervention,
+		Counter: jobs.NewCounter(a.backend.RDB), Spawn: h.Spawn, OnOutcome: h.OnOutcome, OnTranscript: h.OnTranscript, Tree: h.Tree, OnIntervention: h.OnIntervention,
 		DefaultImage: a.cfg.DefaultImage, Images: &image.Store{Dir: filepath.Join(a.cfg.DataDir, "images"), Registries: registries, Log: a.log},
 	}, nil
 }

@@ -13,9 +13,10 @@ import (
 // TestFeedbackAndCallBudget: every labelled issue gets 👀 at once; a task
 // that waited in the queue shows "queued" with two calls (one comment, one
 // label) and its run edits that comment without listing the issue's
-// comments; a task costs at most 13 calls, the reaction included (the App,
-// bot user, token and permission lookups aside; a task whose run starts before the
-// "queued" update costs 11).
+// comments; a task costs at most 14 calls, the reaction and the `Warden`
+// check run with its transcript included (the App, bot user, token and
+// permission lookups aside; a task whose run starts before the "queued"
+// update costs 12).
 func TestFeedbackAndCallBudget(t *testing.T) {
 	w := newWorld(t, calcRepo(), func(env map[string]string) { env["WARDEN_CONCURRENCY"] = "1"; env["WARDEN_CI_GRACE"] = "1h" })
 	w.Model.Script(happyScript)
@@ -56,7 +57,7 @@ func TestFeedbackAndCallBudget(t *testing.T) {
 	for _, n := range []int{7, 8} {
 		checkQueuedUpdate(t, task, n)
 	}
-	if len(task) > 2*13 {
+	if len(task) > 2*14 {
 		var lines []string
 		for _, c := range task {
 			lines = append(lines, c.Method+" "+c.Path)

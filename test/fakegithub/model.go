@@ -25,6 +25,7 @@ type Repo struct {
 	nextNumber                           int
 	rules                                rulesState
 	labels                               map[string]bool // every label the repository has (know)
+	created                              []CreatedCheckRun
 }
 
 // Issue is an issue.

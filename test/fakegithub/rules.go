@@ -99,12 +99,31 @@ func (s *Server) branchProtection(w http.ResponseWriter, r *http.Request, rp *Re
 
 // apiFixture reads a recorded GitHub response body from test/fixtures/github-api.
 func apiFixture(name string) []byte {
-	_, file, _, _ := runtime.Caller(0)
-	b, err := os.ReadFile(filepath.Join(filepath.Dir(file), "..", "fixtures", "github-api", name))
+	b, err := os.ReadFile(filepath.Join(fixturesDir(), "github-api", name))
 	if err != nil {
 		panic(err)
 	}
 	return b
+}
+
+// fixturesDir is test/fixtures: beside this file's package, or, when the
+// build trimmed its paths (the mutant runs use -trimpath), found from the
+// working directory up to the module's root.
+func fixturesDir() string {
+	if _, file, _, _ := runtime.Caller(0); filepath.IsAbs(file) {
+		return filepath.Join(filepath.Dir(file), "..", "fixtures")
+	}
+	dir, _ := os.Getwd()
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return filepath.Join(dir, "test", "fixtures")
+		}
+		up := filepath.Dir(dir)
+		if up == dir {
+			return filepath.Join("test", "fixtures")
+		}
+		dir = up
+	}
 }
 
 // mergeRefusal is GitHub's 405 for a merge the rules forbid, or "".
