@@ -41,8 +41,8 @@ func resolve(r name.Reference, opts []remote.Option) (v1.Image, v1.Hash, error) 
 	want := desc.Digest
 	var img v1.Image
 	if desc.MediaType.IsIndex() {
-		idx, err := desc.ImageIndex()
-		if err != nil {
+		var idx v1.ImageIndex
+		if idx, err = desc.ImageIndex(); err != nil {
 			return nil, v1.Hash{}, fmt.Errorf("image index %s: %w", r, err)
 		}
 		if want, err = platformChild(idx); err != nil {

@@ -117,3 +117,22 @@ func TestImageHostileBlocksTask(t *testing.T) {
 		t.Fatalf("the refused image left %d entries in the cache", len(entries))
 	}
 }
+
+// Through the real binary: an image on a loopback registry the operator did
+// not name ends the task blocked, naming the image and the reason, before
+// any request reaches the registry; the record keeps the refused pull.
+func TestImageUnnamedRegistryBlocksTask(t *testing.T) {
+	host := it.Registry(t)
+	ref := it.Push(t, host+"/private/tools:1", it.Image(t, nil, it.Layer(t,
+		it.Entry{Header: tar.Header{Name: "bin/sh", Mode: 0o755}, Body: "#!/bin/sh\n"})))
+	w := tw.New(t, nil, func(env map[string]string) { env["WARDEN_DEFAULT_IMAGE"] = ref })
+	w.Model.Script(tw.HappyScript)
+	w.Label(41, "Add returns the difference", "fix it", "warden:maintenance", "alice")
+	rec := w.OutcomeOf(41, 120*time.Second)
+	if rec.Outcome != "blocked" || !strings.Contains(rec.Summary, ref) || !strings.Contains(rec.Summary, "WARDEN_IMAGE_REGISTRIES") {
+		t.Fatalf("record = %+v", rec)
+	}
+	if len(rec.Images) != 1 || rec.Images[0].Verdict != "refused" || rec.Images[0].Registry != host {
+		t.Fatalf("the record's image pulls: %+v", rec.Images)
+	}
+}
