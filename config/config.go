@@ -34,6 +34,7 @@ type Config struct {
 	LLMMaxTokens   int    `env:"WARDEN_LLM_MAX_TOKENS" flag:"llm-max-tokens" default:"8192" help:"longest reply one model call may produce"`
 	AgentCommand   string `env:"WARDEN_AGENT_COMMAND" flag:"agent-command" help:"with WARDEN_AGENT=exec: the command line to run"`
 	DefaultImage   string `env:"WARDEN_DEFAULT_IMAGE" flag:"default-image" help:"OCI image (e.g. ghcr.io/org/toolchains:1) repository commands (setup, test, security) run in when a repository names none in .github/warden.yml or .devcontainer/devcontainer.json; unset: the worker's own /usr"`
+	Registries     string `env:"WARDEN_IMAGE_REGISTRIES" flag:"image-registries" help:"comma-separated registries (host[:port]) images may come from; only these when set; the only way to a registry at a private or loopback address; registry credentials (Docker config) are used only for registries named here; unset: any registry at a public address, anonymously"`
 	AgentBin       string `env:"WARDEN_AGENT_BIN" flag:"agent-bin" help:"with WARDEN_AGENT=claude-code or codex: path of the claude or codex executable (its name on PATH when empty)"`
 	BudgetRepoDay  string `env:"WARDEN_BUDGET_REPO_DAILY_USD" flag:"budget-repo-daily-usd" help:"model spend cap per repository per UTC day, in USD (no cap when empty)"`
 	BudgetInstDay  string `env:"WARDEN_BUDGET_INSTALLATION_DAILY_USD" flag:"budget-installation-daily-usd" help:"model spend cap per installation per UTC day, in USD (no cap when empty)"`

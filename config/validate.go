@@ -41,6 +41,7 @@ func (c *Config) Validate(role string) error {
 		},
 		c.checkRedis,
 		c.checkProxies,
+		c.checkImageRegistries,
 		c.checkApp,
 		c.checkAgent,
 		c.checkBudgets,
@@ -154,6 +155,20 @@ func (c *Config) Price() (in, out float64, err error) {
 
 // checkProxies needs every WARDEN_TRUSTED_PROXIES entry to be a CIDR or an
 // address: a typo must not silently trust nobody (or everybody).
+// checkImageRegistries: each entry a registry host[:port], never a URL or
+// a repository, so that naming one can never be read as naming more.
+func (c *Config) checkImageRegistries() error {
+	for _, h := range strings.Split(c.Registries, ",") {
+		if h = strings.TrimSpace(h); h == "" {
+			continue
+		}
+		if strings.ContainsAny(h, "/@ \t") || strings.Count(h, ":") > 1 && !strings.HasPrefix(h, "[") {
+			return &Error{"WARDEN_IMAGE_REGISTRIES", "must be comma-separated registries as host[:port] (ghcr.io, registry.internal:5000): " + h}
+		}
+	}
+	return nil
+}
+
 func (c *Config) checkProxies() error {
 	for _, f := range strings.Split(c.TrustedProxies, ",") {
 		if f = strings.TrimSpace(f); f == "" {

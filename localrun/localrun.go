@@ -93,6 +93,12 @@ type Sessions func(tree sandbox.Tree, repo string, budget float64) (pipeline.Ses
 // it is is said on progress.
 func Run(ctx context.Context, la Args, newSession Sessions, prefix string, log *slog.Logger, progress io.Writer) (outcome.Record, string, error) {
 	repo, base := la.Repo, la.Base
+	// bot run takes the operator's registry list from the environment, as
+	// serve takes it from its configuration.
+	registries, err := image.SplitRegistries(os.Getenv(image.RegistriesEnv))
+	if err != nil {
+		return outcome.Record{}, "", err
+	}
 	data, err := os.MkdirTemp("", "warden-run-")
 	if err != nil {
 		return outcome.Record{}, "", err
@@ -105,7 +111,7 @@ func Run(ctx context.Context, la Args, newSession Sessions, prefix string, log *
 	// A repository's own image (warden.yml, devcontainer.json) is pulled into
 	// the throwaway directory too: bot run runs commands where serve would.
 	p := &pipeline.Pipeline{Workspace: ws, NewSession: newSession, NewTaskSession: la.TaskSessions, Prefix: prefix, Log: log,
-		Images: &image.Store{Dir: filepath.Join(data, "images"), Log: log}}
+		Images: &image.Store{Dir: filepath.Join(data, "images"), Registries: registries, Log: log}}
 	host := &pipeline.LocalHost{Title: la.Title, Body: la.Body, RepoURL: "file://" + repo, Progress: progress}
 	t := pipeline.Task{Repo: "local/" + filepath.Base(repo), Issue: la.Issue, Mode: la.Mode, CloneURL: "file://" + repo, DefaultBranch: base, Attempt: 1}
 	p.Attempt(ctx, host, t)

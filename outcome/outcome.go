@@ -93,6 +93,21 @@ type Record struct {
 	// Egress are the connections this attempt's sandboxes asked Warden's
 	// egress proxy for (the first maxEgress), allowed or not.
 	Egress []Egress `json:"egress,omitempty"`
+
+	// Images are the attempt's image pulls, refused or failed ones too.
+	Images []ImagePull `json:"images,omitempty"`
+}
+
+// ImagePull is one image pull: the reference as named, its registry, the
+// verified digest, the bytes received and the verdict (pulled, cached,
+// refused or failed) with its reason.
+type ImagePull struct {
+	Image    string `json:"image"`
+	Registry string `json:"registry"`
+	Digest   string `json:"digest,omitempty"`
+	Bytes    int64  `json:"bytes"`
+	Verdict  string `json:"verdict"`
+	Reason   string `json:"reason,omitempty"`
 }
 
 // Egress is one connection a sandbox asked for.

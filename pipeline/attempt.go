@@ -49,8 +49,9 @@ type attempt struct {
 	tests    *verdict     // the last test run, judged against the baseline
 	// knownFlaky are flaky tests an earlier task on the repository reported.
 	knownFlaky map[string]bool
-	egress     egressLog       // connections asked of the egress proxy
-	tx         *transcript.Log // what the attempt did, for the Warden check run (transcript.go)
+	egress     egressLog           // connections asked of the egress proxy
+	tx         *transcript.Log     // what the attempt did, for the Warden check run (transcript.go)
+	pulls      []outcome.ImagePull // image pulls, for the record (image.go)
 	// fetched waits for the mirror's fetch setup started (prefetch.go) and
 	// reports whether it succeeded; nil once prepare has used it.
 	fetched func() bool

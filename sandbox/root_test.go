@@ -29,8 +29,9 @@ func TestImageRootReplacesSystem(t *testing.T) {
 		it.Entry{Header: tar.Header{Name: "etc/marker"}, Body: "image-etc\n"})
 	env := []string{"PATH=/toolchain/bin:/usr/bin:/bin"}
 	img := it.Image(t, env, it.HostLayer(t, []string{"sh", "cat"}, nil, nil), extra)
-	ref := it.Push(t, it.Registry(t)+"/root:1", img)
-	s := &image.Store{Dir: filepath.Join(t.TempDir(), "images"), Keychain: authn.NewMultiKeychain()}
+	host := it.Registry(t)
+	ref := it.Push(t, host+"/root:1", img)
+	s := &image.Store{Dir: filepath.Join(t.TempDir(), "images"), Registries: []string{host}, Keychain: authn.NewMultiKeychain()}
 	root, err := s.Pull(context.Background(), ref)
 	if err != nil {
 		t.Fatal(err)

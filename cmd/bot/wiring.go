@@ -19,6 +19,10 @@ func (a *app) newPipeline(ws *workspace.Manager) (*pipeline.Pipeline, error) {
 	if err != nil {
 		return nil, err
 	}
+	registries, err := image.SplitRegistries(a.cfg.Registries)
+	if err != nil {
+		return nil, err
+	}
 	if a.cfg.Agent == "exec" {
 		newTask = sessions.ExecTasks(a.cfg, ledger)
 	}
@@ -28,6 +32,6 @@ func (a *app) newPipeline(ws *workspace.Manager) (*pipeline.Pipeline, error) {
 	return &pipeline.Pipeline{
 		Workspace: ws, NewTaskSession: newTask, Spent: sessions.TaskSpent(ledger), Prefix: a.cfg.LabelPrefix, Log: a.log, Metrics: a.metrics,
 		Counter: jobs.NewCounter(a.backend.RDB), Spawn: h.Spawn, OnOutcome: h.OnOutcome, OnTranscript: h.OnTranscript, Tree: h.Tree, OnIntervention: h.OnIntervention,
-		DefaultImage: a.cfg.DefaultImage, Images: &image.Store{Dir: filepath.Join(a.cfg.DataDir, "images"), Log: a.log},
+		DefaultImage: a.cfg.DefaultImage, Images: &image.Store{Dir: filepath.Join(a.cfg.DataDir, "images"), Registries: registries, Log: a.log},
 	}, nil
 }

@@ -16,7 +16,7 @@ const (
 )
 
 // applyEntry writes one tar entry under dir (see unpackImage).
-func applyEntry(tr *tar.Reader, h *tar.Header, dir string) error {
+func applyEntry(tr *tar.Reader, h *tar.Header, dir string, written *capWriter) error {
 	rel, err := clean(h.Name)
 	if err != nil || rel == "" {
 		return err // the root itself: nothing to do
@@ -50,7 +50,7 @@ func applyEntry(tr *tar.Reader, h *tar.Header, dir string) error {
 		}
 		return os.Chmod(target, mode|0o700) // later layers must be able to write in it
 	case tar.TypeReg: // the reader reports the old TypeRegA as TypeReg
-		return writeFile(target, tr, mode)
+		return writeFile(target, tr, mode, written)
 	case tar.TypeSymlink:
 		// Created as it is, absolute or not: inside the sandbox it resolves
 		// against the image's root; here it is never followed.
@@ -65,12 +65,15 @@ func applyEntry(tr *tar.Reader, h *tar.Header, dir string) error {
 	return nil // extended headers and the like carry no file
 }
 
-func writeFile(target string, r io.Reader, mode os.FileMode) error {
+// writeFile writes r to target through written, the layer's count of
+// bytes written.
+func writeFile(target string, r io.Reader, mode os.FileMode, written *capWriter) error {
 	f, err := os.OpenFile(target, os.O_CREATE|os.O_EXCL|os.O_WRONLY|syscallNoFollow, mode|0o600)
 	if err != nil {
 		return err
 	}
-	if _, err := io.Copy(f, r); err != nil {
+	written.w = f
+	if _, err := io.Copy(written, r); err != nil {
 		f.Close()
 		return err
 	}

@@ -1,7 +1,9 @@
 // Package image gives the sandbox a root file system from an OCI image: it
-// resolves a reference to a digest, pulls with the standard Docker
-// credentials (never an installation token), and unpacks each digest once
-// into a content-addressed cache with a size cap and garbage collection.
+// resolves a reference to a digest, pulls through the egress policy
+// (registry.go) with the standard Docker credentials only for registries
+// the operator named (never an installation token), verifies every byte
+// against its digest (verify.go), and unpacks each digest once into a
+// content-addressed cache with a size cap and garbage collection.
 // An image is untrusted input: see unpack.go for what is refused.
 package image
 
@@ -11,9 +13,9 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/netip"
 	"os"
 	"path/filepath"
-	"runtime"
 	"sync"
 	"time"
 
@@ -21,6 +23,7 @@ import (
 	"github.com/google/go-containerregistry/pkg/name"
 	v1 "github.com/google/go-containerregistry/pkg/v1"
 	"github.com/google/go-containerregistry/pkg/v1/remote"
+	"github.com/warden-bot/warden/egress"
 )
 
 // Root is an unpacked image: its root file system and the environment its
@@ -30,6 +33,7 @@ type Root struct {
 	Digest string   // repository@sha256:…, what the outcome record keeps
 	Dir    string   // the root file system, read-only for every command
 	Env    []string // the image's Config.Env
+	Pull   Pulled   // what the pull that returned it did
 }
 
 // Store is the content-addressed cache of unpacked images.
@@ -38,8 +42,14 @@ type Store struct {
 	MaxLayerBytes int64  // one layer, compressed and uncompressed; default 2 GiB
 	MaxImageBytes int64  // one unpacked image; default 8 GiB
 	MaxCacheBytes int64  // all unpacked images; GC removes the least recently used beyond it; default 20 GiB
-	Keychain      authn.Keychain
-	Log           *slog.Logger
+	// Registries is WARDEN_IMAGE_REGISTRIES: when set, images come only
+	// from these (host[:port]); a registry named here may be at any
+	// address, any other only at public ones; Keychain is used only for these.
+	Registries []string
+	Keychain   authn.Keychain         // nil: authn.DefaultKeychain
+	Check      func(netip.Addr) error // the address check of registries not named; nil: egress.Reachable
+	Resolver   egress.Resolver        // nil: net.DefaultResolver
+	Log        *slog.Logger
 
 	mu    sync.Mutex
 	locks map[string]*sync.Mutex
@@ -49,7 +59,8 @@ type Store struct {
 	collecting bool
 }
 
-// ErrRefused wraps every reason an image is not used: it is hostile or too big.
+// ErrRefused wraps every reason an image is not used: it is hostile, too
+// big, does not match its digest, or comes from a registry not allowed.
 var ErrRefused = errors.New("image refused")
 
 func (s *Store) limits() (layer, image, cache int64) {
@@ -66,33 +77,57 @@ func (s *Store) limits() (layer, image, cache int64) {
 	return layer, image, cache
 }
 
-// Pull resolves ref to a digest and returns its unpacked root, unpacking it
-// on first use. The caller calls Release(root) when its command ended.
+// Pull resolves ref to a verified digest and returns its unpacked root,
+// unpacking it on first use. The caller calls Release(root) when its
+// command ended. Every pull is logged; an error is a *PullError saying
+// what the pull did.
 func (s *Store) Pull(ctx context.Context, ref string) (Root, error) {
+	p := Pulled{Image: ref, Verdict: VerdictFailed}
+	root, err := s.pull(ctx, ref, &p)
+	switch {
+	case errors.Is(err, ErrRefused):
+		p.Verdict, p.Reason = VerdictRefused, err.Error()
+	case err != nil:
+		p.Reason = err.Error()
+	}
+	s.logger().Info("image pull", "image", p.Image, "registry", p.Registry, "digest", p.Digest,
+		"bytes", p.Bytes, "verdict", p.Verdict, "reason", p.Reason)
+	if err != nil {
+		return Root{}, &PullError{Pulled: p, Err: err}
+	}
+	root.Pull = p
+	return root, nil
+}
+
+func (s *Store) pull(ctx context.Context, ref string, p *Pulled) (Root, error) {
 	r, err := name.ParseReference(ref)
 	if err != nil {
-		return Root{}, fmt.Errorf("image %q: %w", ref, err)
+		return Root{}, fmt.Errorf("%w: image %q: %v", ErrRefused, ref, err)
 	}
-	kc := s.Keychain
-	if kc == nil {
-		kc = authn.DefaultKeychain // ~/.docker/config.json and credential helpers
+	p.Registry = r.Context().RegistryStr()
+	if len(s.Registries) > 0 && !s.named(p.Registry) {
+		return Root{}, fmt.Errorf("%w: registry %s is not one of %s", ErrRefused, p.Registry, RegistriesEnv)
 	}
-	img, err := remote.Image(r, remote.WithContext(ctx), remote.WithAuthFromKeychain(kc),
-		remote.WithPlatform(v1.Platform{OS: "linux", Architecture: runtime.GOARCH}))
+	g := &dialGuard{s: s}
+	defer func() { p.Bytes = g.bytesIn.Load() }()
+	opts := []remote.Option{remote.WithContext(ctx), remote.WithAuthFromKeychain(s.keychain(p.Registry)), remote.WithTransport(g.transport())}
+	img, digest, err := resolve(r, opts)
 	if err != nil {
-		return Root{}, fmt.Errorf("pull image %s: %w", ref, err)
+		return Root{}, refusedFirst(g, err)
 	}
-	digest, err := img.Digest()
-	if err != nil {
-		return Root{}, fmt.Errorf("image %s digest: %w", ref, err)
-	}
-	root := Root{Ref: ref, Digest: r.Context().Name() + "@" + digest.String()}
+	p.Digest = r.Context().Name() + "@" + digest.String()
+	root := Root{Ref: ref, Digest: p.Digest}
 	dir := filepath.Join(s.Dir, digest.Algorithm+"-"+digest.Hex)
 	lock := s.lock(dir)
 	lock.Lock()
 	defer lock.Unlock()
-	if err := s.ensure(ctx, img, dir); err != nil {
-		return Root{}, err
+	cached, err := s.ensure(ctx, img, dir)
+	if err != nil {
+		return Root{}, refusedFirst(g, err)
+	}
+	p.Verdict = VerdictPulled
+	if cached {
+		p.Verdict = VerdictCached
 	}
 	root.Dir = filepath.Join(dir, "rootfs")
 	if root.Env, err = readEnv(dir); err != nil {
@@ -104,42 +139,57 @@ func (s *Store) Pull(ctx context.Context, ref string) (Root, error) {
 	return root, nil
 }
 
-// ensure unpacks img into dir unless a complete copy is there.
-func (s *Store) ensure(ctx context.Context, img v1.Image, dir string) error {
-	if _, err := os.Stat(filepath.Join(dir, "used")); err == nil {
-		return nil
+// refusedFirst: a connection the policy refused is why the pull failed,
+// whatever the registry client made of it.
+func refusedFirst(g *dialGuard, err error) error {
+	if r := g.refusal(); r != nil && !errors.Is(err, ErrRefused) {
+		return fmt.Errorf("%w (%v)", r, err)
 	}
-	cf, err := img.ConfigFile()
+	return err
+}
+
+// ensure unpacks img into dir unless a complete copy is there (cached).
+// It unpacks into a staging directory and publishes it by renaming only
+// once every layer was verified: a failure leaves no entry.
+func (s *Store) ensure(ctx context.Context, img v1.Image, dir string) (cached bool, err error) {
+	if _, err := os.Stat(filepath.Join(dir, "used")); err == nil {
+		return true, nil
+	}
+	m, err := img.Manifest() // its bytes were verified by resolve
 	if err != nil {
-		return fmt.Errorf("image config: %w", err)
+		return false, fmt.Errorf("image manifest: %w", err)
+	}
+	cf, err := verifiedConfig(img, m)
+	if err != nil {
+		return false, err
 	}
 	if err := os.MkdirAll(s.Dir, 0o700); err != nil {
-		return fmt.Errorf("image cache: %w", err)
+		return false, fmt.Errorf("image cache: %w", err)
 	}
 	tmp, err := os.MkdirTemp(s.Dir, ".unpack-")
 	if err != nil {
-		return fmt.Errorf("image cache: %w", err)
+		return false, fmt.Errorf("image cache: %w", err)
 	}
 	defer os.RemoveAll(tmp)
 	layer, total, _ := s.limits()
-	if err := unpackImage(ctx, img, filepath.Join(tmp, "rootfs"), layer, total); err != nil {
-		return err
+	if err := unpackImage(ctx, img, m, filepath.Join(tmp, "rootfs"), layer, total); err != nil {
+		return false, err
 	}
 	if err := mountPoints(filepath.Join(tmp, "rootfs")); err != nil {
-		return err
+		return false, err
 	}
 	env, _ := json.Marshal(cf.Config.Env)
 	if err := os.WriteFile(filepath.Join(tmp, "env.json"), env, 0o600); err != nil {
-		return fmt.Errorf("image cache: %w", err)
+		return false, fmt.Errorf("image cache: %w", err)
 	}
 	if err := os.WriteFile(filepath.Join(tmp, "used"), nil, 0o600); err != nil {
-		return fmt.Errorf("image cache: %w", err)
+		return false, fmt.Errorf("image cache: %w", err)
 	}
 	_ = os.RemoveAll(dir) // an incomplete copy from a crash
 	if err := os.Rename(tmp, dir); err != nil {
-		return fmt.Errorf("image cache: %w", err)
+		return false, fmt.Errorf("image cache: %w", err)
 	}
-	return nil
+	return false, nil
 }
 
 // resolverFiles are laid over from the worker by the sandbox (a command with

@@ -14,8 +14,9 @@ import (
 	it "github.com/warden-bot/warden/sandbox/image/imagetest"
 )
 
-func store(t *testing.T) *image.Store {
-	return &image.Store{Dir: filepath.Join(t.TempDir(), "images"), Keychain: authn.NewMultiKeychain()}
+// store is a fresh store allowed to reach the loopback registries named.
+func store(t *testing.T, registries ...string) *image.Store {
+	return &image.Store{Dir: filepath.Join(t.TempDir(), "images"), Registries: registries, Keychain: authn.NewMultiKeychain()}
 }
 
 func TestPullUnpacksLayersWithWhiteouts(t *testing.T) {
@@ -38,7 +39,7 @@ func TestPullUnpacksLayersWithWhiteouts(t *testing.T) {
 		it.Entry{Header: tar.Header{Name: "usr/bin/hard", Typeflag: tar.TypeLink, Linkname: "usr/bin/tool"}},
 	)
 	ref := it.Push(t, host+"/tools/py:3", it.Image(t, []string{"PATH=/opt/py/bin:/usr/bin", "LANG=C.UTF-8"}, base, top))
-	s := store(t)
+	s := store(t, host)
 	root, err := s.Pull(context.Background(), ref)
 	if err != nil {
 		t.Fatal(err)
@@ -76,7 +77,7 @@ func TestPullUnpacksLayersWithWhiteouts(t *testing.T) {
 func TestGCRemovesLeastRecentlyUsedUnusedImages(t *testing.T) {
 	host := it.Registry(t)
 	big := strings.Repeat("x", 64<<10)
-	s := store(t)
+	s := store(t, host)
 	var roots []image.Root
 	for _, tag := range []string{"a", "b", "c"} {
 		ref := it.Push(t, host+"/img:"+tag, it.Image(t, nil, it.Layer(t, it.Entry{Header: tar.Header{Name: "f-" + tag}, Body: big})))

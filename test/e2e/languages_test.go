@@ -31,6 +31,12 @@ func langScript(file, from, to string) func(fakemodel.Request) fakemodel.Reply {
 // it ran in the image, not on the worker.
 const langMarker = "/etc/warden-e2e-image"
 
+// langImageEnv makes ref the default image, its loopback registry named
+// (WARDEN_IMAGE_REGISTRIES: the only way to a registry that is not public).
+func langImageEnv(env map[string]string, ref string) {
+	env["WARDEN_DEFAULT_IMAGE"], env["WARDEN_IMAGE_REGISTRIES"] = ref, strings.SplitN(ref, "/", 2)[0]
+}
+
 // langPythonImage is a Python image assembled from this machine's own
 // python3 and standard library (no registry is reachable here), pushed to a
 // loopback registry; it returns the reference.
@@ -58,7 +64,7 @@ func TestPythonRepoInImage(t *testing.T) {
 		"tests/test_calc.py": "import unittest\n\nfrom calc import add\n\n\nclass TestAdd(unittest.TestCase):\n    def test_add(self):\n        with open(\"" + langMarker + "\") as f:\n            self.assertEqual(f.read(), \"python image\\n\")\n        self.assertEqual(add(2, 3), 5)\n",
 		"README.md":          "calc\n",
 	}
-	w := newWorld(t, files, func(env map[string]string) { env["WARDEN_DEFAULT_IMAGE"] = ref })
+	w := newWorld(t, files, func(env map[string]string) { langImageEnv(env, ref) })
 	w.Model.Script(langScript("calc.py", "    return a - b", "    return a + b"))
 	w.Label(30, "add returns the difference", "fix it", "warden:maintenance", "alice")
 	rec := w.OutcomeOf(30, 180*time.Second)
@@ -106,7 +112,7 @@ func TestNodeRepoInferred(t *testing.T) {
 func TestMissingToolchainBlocked(t *testing.T) {
 	ref := langPythonImage(t)
 	w := newWorld(t, map[string]string{"Gemfile": "source 'https://rubygems.org'\n", "lib/calc.rb": "def add(a, b) = a - b\n"},
-		func(env map[string]string) { env["WARDEN_DEFAULT_IMAGE"] = ref })
+		func(env map[string]string) { langImageEnv(env, ref) })
 	w.Model.Script(langScript("lib/calc.rb", "a - b", "a + b"))
 	w.Label(32, "add returns the difference", "fix it", "warden:maintenance", "alice")
 	rec := w.OutcomeOf(32, 120*time.Second)

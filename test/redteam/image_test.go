@@ -28,7 +28,7 @@ func imagePull(t *testing.T, maxLayer int64, entries ...it.Entry) (string, image
 	host := it.Registry(t)
 	ref := it.Push(t, host+"/hostile:1", it.Image(t, nil, it.Layer(t, entries...)))
 	dir := filepath.Join(t.TempDir(), "images")
-	s := &image.Store{Dir: dir, MaxLayerBytes: maxLayer, Keychain: authn.NewMultiKeychain()}
+	s := &image.Store{Dir: dir, MaxLayerBytes: maxLayer, Registries: []string{host}, Keychain: authn.NewMultiKeychain()}
 	root, err := s.Pull(context.Background(), ref)
 	return dir, root, err
 }
@@ -102,7 +102,7 @@ func TestImageHostileBlocksTask(t *testing.T) {
 	ref := it.Push(t, host+"/hostile:2", it.Image(t, nil, it.Layer(t,
 		it.Entry{Header: tar.Header{Name: "bin/sh", Mode: 0o755}, Body: "#!/bin/sh\n"},
 		it.Entry{Header: tar.Header{Name: "dev/mem", Typeflag: tar.TypeChar, Devmajor: 1, Devminor: 1}})))
-	w := tw.New(t, nil, func(env map[string]string) { env["WARDEN_DEFAULT_IMAGE"] = ref })
+	w := tw.New(t, nil, func(env map[string]string) { env["WARDEN_DEFAULT_IMAGE"], env["WARDEN_IMAGE_REGISTRIES"] = ref, host })
 	w.Model.Script(tw.HappyScript)
 	w.Label(40, "Add returns the difference", "fix it", "warden:maintenance", "alice")
 	rec := w.OutcomeOf(40, 120*time.Second)
@@ -115,5 +115,24 @@ func TestImageHostileBlocksTask(t *testing.T) {
 	entries, _ := os.ReadDir(filepath.Join(w.Env["WARDEN_DATA_DIR"], "images"))
 	if len(entries) != 0 {
 		t.Fatalf("the refused image left %d entries in the cache", len(entries))
+	}
+}
+
+// Through the real binary: an image on a loopback registry the operator did
+// not name ends the task blocked, naming the image and the reason, before
+// any request reaches the registry; the record keeps the refused pull.
+func TestImageUnnamedRegistryBlocksTask(t *testing.T) {
+	host := it.Registry(t)
+	ref := it.Push(t, host+"/private/tools:1", it.Image(t, nil, it.Layer(t,
+		it.Entry{Header: tar.Header{Name: "bin/sh", Mode: 0o755}, Body: "#!/bin/sh\n"})))
+	w := tw.New(t, nil, func(env map[string]string) { env["WARDEN_DEFAULT_IMAGE"] = ref })
+	w.Model.Script(tw.HappyScript)
+	w.Label(41, "Add returns the difference", "fix it", "warden:maintenance", "alice")
+	rec := w.OutcomeOf(41, 120*time.Second)
+	if rec.Outcome != "blocked" || !strings.Contains(rec.Summary, ref) || !strings.Contains(rec.Summary, "WARDEN_IMAGE_REGISTRIES") {
+		t.Fatalf("record = %+v", rec)
+	}
+	if len(rec.Images) != 1 || rec.Images[0].Verdict != "refused" || rec.Images[0].Registry != host {
+		t.Fatalf("the record's image pulls: %+v", rec.Images)
 	}
 }
