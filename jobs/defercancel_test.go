@@ -32,4 +32,3 @@ func TestCancelDuringRunStopsItsDeferral(t *testing.T) {
 		t.Fatalf("a canceled run was deferred: %v", err)
 	}
 }
-

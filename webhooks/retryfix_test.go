@@ -3,8 +3,8 @@ package webhooks
 import (
 	"context"
 	"errors"
-	"strings"
 	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/warden-bot/warden/followup"
