@@ -2,6 +2,8 @@ package jobs
 
 import (
 	"context"
+	"io"
+	"log/slog"
 	"testing"
 	"time"
 )

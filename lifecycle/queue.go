@@ -7,9 +7,8 @@ import (
 	"strings"
 
 	"github.com/google/go-github/v60/github"
-	"github.com/shurcooL/githubv4"
 	"github.com/warden-bot/warden/branchrules"
-	"github.com/warden-bot/warden/githubapp"
+	"github.com/warden-bot/warden/effects"
 )
 
 // enqueue puts a PR whose rules require a merge queue into it, once per
@@ -29,27 +28,21 @@ func (l *Lifecycle) enqueue(ctx context.Context, c *github.Client, x *pr, rules 
 		log.Info("already in the merge queue", "sha", sha)
 		return nil
 	}
-	gq := githubapp.GraphQL(c)
-	var m struct {
-		EnqueuePullRequest struct {
-			MergeQueueEntry struct {
-				Position int
-				State    string
-			}
-		} `graphql:"enqueuePullRequest(input: $input)"`
+	gh := effects.GitHub{C: c}
+	intent, err := l.intend(ctx, x, "enqueue", sha)
+	if err != nil {
+		return err
 	}
-	oid := githubv4.GitObjectID(sha)
-	err = gq.Mutate(ctx, &m, githubv4.EnqueuePullRequestInput{PullRequestID: githubv4.ID(x.GetNodeID()), ExpectedHeadOid: &oid}, nil)
+	e, err := gh.Enqueue(ctx, x.GetNodeID(), sha)
 	if err != nil && allowsAutoMerge(ctx, c, x) {
 		// Native auto-merge enters the queue by itself once GitHub sees every
 		// requirement met, including the ones Warden cannot read.
 		log.Info("enqueue refused; enabling auto-merge instead", "err", err)
-		var a struct {
-			EnablePullRequestAutoMerge struct {
-				PullRequest struct{ Number int }
-			} `graphql:"enablePullRequestAutoMerge(input: $input)"`
-		}
-		if aerr := gq.Mutate(ctx, &a, githubv4.EnablePullRequestAutoMergeInput{PullRequestID: githubv4.ID(x.GetNodeID()), ExpectedHeadOid: &oid}, nil); aerr == nil {
+		if on, aerr := gh.EnableAutoMerge(ctx, x.GetNodeID(), sha); aerr == nil && on {
+			if _, cerr := l.Counter.Incr(ctx, bindKey(x, "automerge")); cerr != nil {
+				return cerr
+			}
+			l.confirm(ctx, intent)
 			return l.mergeNote(ctx, c, x, fmt.Sprintf("PR #%d has auto-merge enabled: GitHub adds it to the merge queue once the branch's rules are met (the merge queue said: %s).", x.GetNumber(), err))
 		}
 	}
@@ -66,6 +59,10 @@ func (l *Lifecycle) enqueue(ctx context.Context, c *github.Client, x *pr, rules 
 	if _, err := l.Counter.Incr(ctx, queuedKey(x, "queued")); err != nil {
 		return err
 	}
+	if _, err := l.Counter.Incr(ctx, bindKey(x, "queue")); err != nil {
+		return err
+	}
+	l.confirm(ctx, intent)
 	log.Info("PR enqueued", "sha", sha, "position", e.Position, "state", e.State)
 	return l.mergeNote(ctx, c, x, fmt.Sprintf("PR #%d is in the merge queue (position %d): the branch's rules require it; the queue merges it once its checks pass.", x.GetNumber(), e.Position))
 }
@@ -112,6 +109,9 @@ func (l *Lifecycle) leftQueue(ctx context.Context, x *pr) error {
 	if err != nil || !in {
 		return err
 	}
-	_, err = l.Counter.Incr(ctx, queuedKey(x, "dequeued"))
+	if _, err = l.Counter.Incr(ctx, queuedKey(x, "dequeued")); err != nil {
+		return err
+	}
+	_, err = l.Counter.Incr(ctx, bindKey(x, "queue-off")) // nothing to take back on a hold
 	return err
 }

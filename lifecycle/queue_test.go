@@ -4,8 +4,12 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/redis/go-redis/v9"
+	"github.com/warden-bot/warden/followup"
 	"github.com/warden-bot/warden/jobs"
+	"github.com/warden-bot/warden/test/harness"
 )
 
 func (g *gateGH) requireQueue() {
@@ -75,5 +79,42 @@ func TestDequeuedHeadCanBeEnqueuedAgain(t *testing.T) {
 	g.evaluate(t, l)
 	if g.enqueues() != 2 {
 		t.Fatalf("enqueue calls %d, want 2 (the queue dropped the first)", g.enqueues())
+	}
+}
+
+// #38 suspected: a hold after the enqueue takes the PR out of the merge
+// queue (dequeuePullRequest) and a hold after auto-merge turns it off
+// (disablePullRequestAutoMerge): GitHub must not merge behind the hold.
+func TestHoldTakesThePRBackFromGitHub(t *testing.T) {
+	for _, auto := range []bool{false, true} {
+		g := newGateGH(t)
+		g.run("ci", "completed", "success")
+		g.requireQueue()
+		if auto {
+			repo := gateFixture(t, "pull_request.synchronize.json")["repository"].(map[string]any)
+			repo["allow_auto_merge"] = true
+			g.rules.repo = repo
+			g.rules.gqlAnswer = `{"data":{"enqueuePullRequest":null},"errors":[{"type":"UNPROCESSABLE","path":["enqueuePullRequest"],"message":"Pull request New changes require approval from someone other than warden-test[bot] because they were the last pusher."}]}`
+		}
+		l := g.lifecycle()
+		l.Followups = followup.NewStore(redis.NewClient(&redis.Options{Addr: harness.RedisAddr(t), DB: harness.RedisDB(t)}))
+		g.evaluate(t, l)
+		if _, err := l.Followups.HoldSince(context.Background(), gateRepo, 3, "bob", time.Now()); err != nil {
+			t.Fatal(err)
+		}
+		g.evaluate(t, l)
+		want := "dequeuePullRequest"
+		if auto {
+			want = "disablePullRequestAutoMerge"
+		}
+		last := g.rules.graphql[len(g.rules.graphql)-1]
+		if !strings.Contains(last, want) {
+			t.Fatalf("auto-merge %v: GraphQL calls %q, want %s after the hold", auto, g.rules.graphql, want)
+		}
+		n := len(g.rules.graphql)
+		g.evaluate(t, l) // confirmed: not asked again
+		if len(g.rules.graphql) != n {
+			t.Fatalf("auto-merge %v: taken back twice: %q", auto, g.rules.graphql)
+		}
 	}
 }
