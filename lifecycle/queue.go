@@ -28,6 +28,9 @@ func (l *Lifecycle) enqueue(ctx context.Context, c *github.Client, x *pr, rules 
 		log.Info("already in the merge queue", "sha", sha)
 		return nil
 	}
+	if on, err := l.bound(ctx, x, "automerge"); err != nil || on {
+		return err // GitHub enters it by itself (confirmed on, not taken back)
+	}
 	gh := effects.GitHub{C: c}
 	intent, err := l.intend(ctx, x, "enqueue", sha)
 	if err != nil {
@@ -50,7 +53,6 @@ func (l *Lifecycle) enqueue(ctx context.Context, c *github.Client, x *pr, rules 
 		log.Warn("merge queue refused the PR", "err", err)
 		return l.mergeNote(ctx, c, x, fmt.Sprintf("PR #%d is not merged yet: the merge queue did not accept it: %s.", x.GetNumber(), strings.TrimSuffix(err.Error(), ".")))
 	}
-	e := m.EnqueuePullRequest.MergeQueueEntry
 	if e.State == "" {
 		// Not an answer Warden can read as "queued": asked again next time.
 		log.Warn("merge queue answered without an entry; not counted as queued", "sha", sha)
