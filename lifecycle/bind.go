@@ -107,3 +107,21 @@ func (l *Lifecycle) SweepEffects(ctx context.Context, now time.Time, quiet time.
 		return l.Queue.EnqueuePR(ctx, jobs.PRPayload{Repo: it.Repo, Installation: it.Installation, PR: it.PR, Action: "checks"})
 	})
 }
+
+// SweepEvery runs SweepEffects every period until ctx ends.
+func (l *Lifecycle) SweepEvery(ctx context.Context, period, quiet time.Duration) {
+	t := time.NewTicker(period)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case now := <-t.C:
+			if n, err := l.SweepEffects(ctx, now, quiet); err != nil {
+				l.Log.Warn("unconfirmed effects not swept", "err", err)
+			} else if n > 0 {
+				l.Log.Info("unconfirmed effects re-driven", "count", n)
+			}
+		}
+	}
+}
