@@ -5,7 +5,7 @@ VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 COMMIT  ?= $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)
 LDFLAGS := -X main.version=$(VERSION) -X main.commit=$(COMMIT)
 
-.PHONY: all build run test lint bench soak fuzz clean redteam-mutants
+.PHONY: all build run test lint bench soak fuzz clean redteam-mutants mutants
 
 all: build
 
@@ -44,6 +44,10 @@ soak:
 ## fuzz: 60 s of the webhook handler fuzzer
 fuzz:
 	@scripts/with-redis.sh $(GO) test -run '^$$' -fuzz FuzzHandler -fuzztime 60s ./webhooks/
+
+## mutants: apply each planted bug of test/mutants/*.txt and show a test catches it
+mutants:
+	@for f in test/mutants/*.txt; do WARDEN_TEST_REDIS_PRIVATE=1 scripts/with-redis.sh $(GO) run ./test/mutants $$f || exit 1; done
 
 clean:
 	rm -rf bin

@@ -22,11 +22,16 @@ end
 if fresh then return 1 end
 return 0`)
 
+// The release records the hand-back in the same step (KEYS[3]): lifting
+// the hold and owing its queued work are one fact, so a delivery that dies
+// after the release finds the hand-back still owed (HandBackOwed) instead
+// of a free branch with nothing queued.
 var releaseScript = redis.NewScript(`
 local at = tonumber(redis.call('GET', KEYS[2]) or '0')
 local asof = tonumber(ARGV[1])
 if asof > 0 and at > asof then return 0 end
 redis.call('DEL', KEYS[1], KEYS[2])
+redis.call('SET', KEYS[3], '1')
 return 1`)
 
 // HoldSince records that by pushed to the branch at at (GitHub's time;
@@ -43,13 +48,32 @@ func (s *Store) HoldSince(ctx context.Context, repo string, pr int, by string, a
 }
 
 // ReleaseIfBefore lifts the hold for a `/warden retry` written at asOf,
-// unless someone pushed after that (false: the hold stays).
+// unless someone pushed after that (false: the hold stays). A release owes
+// the hand-back's queued work until HandedBack.
 func (s *Store) ReleaseIfBefore(ctx context.Context, repo string, pr int, asOf time.Time) (bool, error) {
-	n, err := releaseScript.Run(ctx, s.rdb, []string{key(repo, pr, "hold"), key(repo, pr, "hold-at")}, unix(asOf)).Int()
+	n, err := releaseScript.Run(ctx, s.rdb, []string{key(repo, pr, "hold"), key(repo, pr, "hold-at"), key(repo, pr, "handback")}, unix(asOf)).Int()
 	if err != nil {
 		return false, fmt.Errorf("release hold of %s#%d: %w", repo, pr, err)
 	}
 	return n == 1, nil
+}
+
+// HandBackOwed reports a released hold whose hand-back (the reply, the
+// follow-up or evaluation it queues) is not known queued yet.
+func (s *Store) HandBackOwed(ctx context.Context, repo string, pr int) (bool, error) {
+	n, err := s.rdb.Exists(ctx, key(repo, pr, "handback")).Result()
+	if err != nil {
+		return false, fmt.Errorf("read hand-back of %s#%d: %w", repo, pr, err)
+	}
+	return n > 0, nil
+}
+
+// HandedBack records that the hand-back's work is queued.
+func (s *Store) HandedBack(ctx context.Context, repo string, pr int) error {
+	if err := s.rdb.Del(ctx, key(repo, pr, "handback")).Err(); err != nil {
+		return fmt.Errorf("clear hand-back of %s#%d: %w", repo, pr, err)
+	}
+	return nil
 }
 
 func unix(t time.Time) int64 {

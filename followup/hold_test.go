@@ -37,3 +37,27 @@ func TestRetryReleasesOnlyPushesBeforeIt(t *testing.T) {
 		t.Fatal("a retry after the new push did not release it")
 	}
 }
+
+// #38 (3): a release owes its hand-back until it is queued; a new hold
+// does not erase what the earlier release owes.
+func TestReleaseOwesTheHandBack(t *testing.T) {
+	s, ctx := store(t), context.Background()
+	const repo = "hold/HandBack"
+	t0 := time.Date(2026, 11, 26, 12, 0, 0, 0, time.UTC)
+	_, _ = s.HoldSince(ctx, repo, 9, "bob", t0)
+	if owed, _ := s.HandBackOwed(ctx, repo, 9); owed {
+		t.Fatal("a hand-back owed before any retry")
+	}
+	if ok, _ := s.ReleaseIfBefore(ctx, repo, 9, t0.Add(time.Minute)); !ok {
+		t.Fatal("not released")
+	}
+	if owed, _ := s.HandBackOwed(ctx, repo, 9); !owed {
+		t.Fatal("a release left no hand-back owed: a delivery dying now loses it")
+	}
+	if err := s.HandedBack(ctx, repo, 9); err != nil {
+		t.Fatal(err)
+	}
+	if owed, _ := s.HandBackOwed(ctx, repo, 9); owed {
+		t.Fatal("hand-back still owed after HandedBack")
+	}
+}

@@ -161,7 +161,7 @@ func (s *Store) Requeue(ctx context.Context, repo string, pr int) error {
 // dropped) until they expire.
 func (s *Store) Forget(ctx context.Context, repo string, pr int) error {
 	err := s.rdb.Del(ctx, key(repo, pr, "pending"), key(repo, pr, "inflight"), key(repo, pr, "hold"), key(repo, pr, "hold-at"),
-		key(repo, pr, "skipped"), key(repo, pr, "active"), key(repo, pr, "run")).Err()
+		key(repo, pr, "skipped"), key(repo, pr, "active"), key(repo, pr, "run"), key(repo, pr, "handback")).Err()
 	if err != nil {
 		return fmt.Errorf("forget follow-up state of %s#%d: %w", repo, pr, err)
 	}

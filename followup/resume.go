@@ -20,10 +20,21 @@ import (
 
 // OpenPR is the issue's open Warden PR (nil when none) and who holds its
 // branch ("" when Warden may change it).
+// Redis only remembers the PR; GitHub decides: without the record (it
+// expired, or the run that opened the PR died first) the open PRs are
+// asked, so no run assumes "no PR" and force-pushes the branch from base.
 func (r *Runner) OpenPR(ctx context.Context, host *pipeline.GitHubHost, p jobs.RunPayload) (*github.PullRequest, string, error) {
 	n, err := r.Store.IssuePR(ctx, p.Repo, p.Issue)
-	if err != nil || n == 0 {
+	if err != nil {
 		return nil, "", err
+	}
+	if n == 0 {
+		if n, err = r.findOpenPR(ctx, host, p.Issue); err != nil || n == 0 {
+			return nil, "", err
+		}
+		if err := r.Store.SetIssuePR(ctx, p.Repo, p.Issue, n); err != nil {
+			r.Log.Warn("open PR found on GitHub not remembered", "repo", p.Repo, "issue", p.Issue, "pr", n, "err", err)
+		}
 	}
 	pr, _, err := host.Client.PullRequests.Get(ctx, host.Owner, host.Name, n)
 	if err != nil {
@@ -36,6 +47,34 @@ func (r *Runner) OpenPR(ctx context.Context, host *pipeline.GitHubHost, p jobs.R
 	return pr, by, err
 }
 
+// findOpenPR is the number of the issue's open Warden PR as GitHub lists
+// it (head branch <prefix>/<issue>-… in the repository itself, opened by
+// the App), or 0 when there is none.
+func (r *Runner) findOpenPR(ctx context.Context, host *pipeline.GitHubHost, issue int) (int, error) {
+	head := fmt.Sprintf("%s/%d-", r.Prefix, issue)
+	opts := &github.PullRequestListOptions{State: "open", ListOptions: github.ListOptions{PerPage: 100}}
+	for range maxPRPages {
+		list, resp, err := host.Client.PullRequests.List(ctx, host.Owner, host.Name, opts)
+		if err != nil {
+			return 0, fmt.Errorf("list open PRs of %s/%s for #%d: %w", host.Owner, host.Name, issue, err)
+		}
+		for _, x := range list {
+			if strings.HasPrefix(x.GetHead().GetRef(), head) && x.GetUser().GetLogin() == host.BotLogin &&
+				x.GetHead().GetRepo().GetFullName() == x.GetBase().GetRepo().GetFullName() {
+				return x.GetNumber(), nil
+			}
+		}
+		if opts.Page = resp.NextPage; opts.Page == 0 {
+			return 0, nil
+		}
+	}
+	// More open PRs than Warden reads: unknown is not "none".
+	return 0, fmt.Errorf("list open PRs of %s/%s for #%d: more than %d pages", host.Owner, host.Name, issue, maxPRPages)
+}
+
+// maxPRPages bounds the open-PR listing (100 a page).
+const maxPRPages = 20
+
 // Continue prepares a run on the issue's open PR: t resumes the PR's
 // branch and host pushes only onto its head. A held branch answers a
 // result instead (the run does nothing).
@@ -44,7 +83,7 @@ func (r *Runner) Continue(ctx context.Context, host *pipeline.GitHubHost, t *pip
 	if err != nil || pr == nil {
 		return nil, err
 	}
-	if by != "" {
+	if by != "" && !r.handBack(ctx, p, pr.GetNumber(), by) {
 		res := r.heldRun(ctx, host, p, pr.GetNumber(), by)
 		return &res, nil
 	}
@@ -70,10 +109,30 @@ func (r *Runner) Ended(ctx context.Context, p jobs.RunPayload, rs *pipeline.Resu
 	r.finish(ctx, p)
 }
 
+// handBack lifts the hold for a writer's `/warden retry` on the issue
+// (the router checked the writer) written after the hold's last push: the
+// run continues the PR from its head, on top of the human's commits, and
+// is itself the hand-back's work. An older retry leaves the hold.
+func (r *Runner) handBack(ctx context.Context, p jobs.RunPayload, pr int, by string) bool {
+	if p.Reason != jobs.ReasonRetry || p.RetryAt.IsZero() {
+		return false
+	}
+	released, err := r.Store.ReleaseIfBefore(ctx, p.Repo, pr, p.RetryAt)
+	if err != nil || !released {
+		r.Log.Info("issue retry does not hand the branch back", "repo", p.Repo, "issue", p.Issue, "pr", pr, "held_by", by, "err", err)
+		return false
+	}
+	if err := r.Store.HandedBack(ctx, p.Repo, pr); err != nil {
+		r.Log.Warn("hand-back not settled", "repo", p.Repo, "issue", p.Issue, "pr", pr, "err", err)
+	}
+	r.Log.Info("issue retry hands the branch back", "repo", p.Repo, "issue", p.Issue, "pr", pr, "held_by", by, "sender", p.Sender)
+	return true
+}
+
 // heldRun tells the issue its PR's branch is held and how to lift it.
 func (r *Runner) heldRun(ctx context.Context, host *pipeline.GitHubHost, p jobs.RunPayload, pr int, by string) pipeline.Result {
 	msg := fmt.Sprintf("PR #%d's branch is held: @%s pushed to it, so Warden changes nothing on it (no new attempt, follow-up, CI fix or auto-merge). "+
-		"A user with write access can comment `/%s retry` on PR #%d to hand the branch back.", pr, by, r.Prefix, pr)
+		"A user with write access can comment `/%s retry` here or on PR #%d to hand the branch back.", pr, by, r.Prefix, pr)
 	r.Log.Info("run on a held PR branch: nothing changed", "repo", p.Repo, "issue", p.Issue, "pr", pr, "by", by)
 	if err := host.Poster.Reply(ctx, host.Owner, host.Name, p.Issue, msg); err != nil {
 		return transient(fmt.Sprintf("tell #%d its PR is held: %v", p.Issue, err))

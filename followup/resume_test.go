@@ -46,7 +46,7 @@ func TestIssueRunContinuesItsOpenPR(t *testing.T) {
 	}
 	said := false
 	for _, c := range w.gh.Comments(crashRepo, 3) {
-		said = said || strings.Contains(c.Body, "`/warden retry` on PR #")
+		said = said || strings.Contains(c.Body, "`/warden retry` here or on PR #")
 	}
 	if !said || tk.Resume != nil {
 		t.Fatal("the held run did not say how to lift the hold")
@@ -80,5 +80,70 @@ func TestIssueRunKeepsItsPRBusyUntilItEnds(t *testing.T) {
 	}
 	if len(evals) != 1 || evals[0].PR != w.pr {
 		t.Fatalf("evaluations queued at the run's end = %+v, want the skipped one", evals)
+	}
+}
+
+// #38 (2): the run that opened the PR died before recording it (or the
+// record expired): the next run of the issue still finds the open PR on
+// GitHub (by its head warden/<issue>-…) and continues it, and a held
+// branch still stops it. Before, Continue found nothing and Release
+// force-pushed the branch from the base over the maintainer's commit.
+func TestIssueRunFindsItsOpenPROnGitHub(t *testing.T) {
+	w, ctx := newPRWorld(t), context.Background()
+	w.host.Poster = &comments.Poster{Client: w.host.Client.Issues, BotLogin: fakegithub.BotLogin}
+	w.gh.AddIssue(crashRepo, 3, "Fix", "", "alice", "warden:maintenance")
+	r := w.runner(nil)
+	p := w.payload()
+	p.Reason, p.PR = "retry", 0 // no After: Redis does not know the PR
+	if err := w.store.rdb.Del(ctx, key(crashRepo, 3, "issue-pr")).Err(); err != nil {
+		t.Fatal(err)
+	}
+
+	tk := pipeline.Task{Repo: crashRepo, Issue: 3}
+	stop, err := r.Continue(ctx, w.host, &tk, p)
+	if err != nil || stop != nil {
+		t.Fatalf("continue = %v, %v", stop, err)
+	}
+	if tk.Resume == nil || tk.Resume.PR != w.pr || tk.Resume.HeadSHA != w.head || w.host.Expect != w.head {
+		t.Fatalf("the run does not continue the open PR GitHub shows: resume %+v, expect %q (head %s)", tk.Resume, w.host.Expect, w.head)
+	}
+	r.Ended(ctx, p, tk.Resume)
+
+	if _, err := w.store.HoldSince(ctx, crashRepo, w.pr, "bob", time.Time{}); err != nil {
+		t.Fatal(err)
+	}
+	tk = pipeline.Task{Repo: crashRepo, Issue: 3}
+	if stop, err := r.Continue(ctx, w.host, &tk, p); err != nil || stop == nil || tk.Resume != nil {
+		t.Fatalf("a run on a held branch went ahead: %v, %v, resume %+v", stop, err, tk.Resume)
+	}
+}
+
+// #38 (5): a writer's `/warden retry` on the issue hands a held branch
+// back, as one on the PR does, when written after the hold's last push;
+// the run continues from the PR's head. An older retry leaves the hold.
+func TestIssueRetryHandsTheBranchBack(t *testing.T) {
+	w, ctx := newPRWorld(t), context.Background()
+	w.gh.AddIssue(crashRepo, 3, "Fix", "", "alice", "warden:maintenance")
+	r := w.runner(nil)
+	p := w.payload()
+	p.Reason, p.PR = jobs.ReasonRetry, 0
+	r.After(ctx, p, w.pr)
+	t0 := time.Date(2026, 11, 26, 12, 0, 0, 0, time.UTC)
+	if _, err := w.store.HoldSince(ctx, crashRepo, w.pr, "bob", t0); err != nil {
+		t.Fatal(err)
+	}
+	p.RetryAt = t0.Add(-time.Minute) // written before bob's push
+	tk := pipeline.Task{Repo: crashRepo, Issue: 3}
+	if stop, err := r.Continue(ctx, w.host, &tk, p); err != nil || stop == nil || tk.Resume != nil {
+		t.Fatalf("an older retry handed back a newer push: %v, %v, resume %+v", stop, err, tk.Resume)
+	}
+	p.RetryAt = t0.Add(time.Minute)
+	tk = pipeline.Task{Repo: crashRepo, Issue: 3}
+	stop, err := r.Continue(ctx, w.host, &tk, p)
+	if err != nil || stop != nil || tk.Resume == nil || tk.Resume.HeadSHA != w.head {
+		t.Fatalf("the issue retry did not hand the branch back: %v, %v, resume %+v", stop, err, tk.Resume)
+	}
+	if by, _ := w.store.Held(ctx, crashRepo, w.pr); by != "" {
+		t.Fatalf("still held by %q", by)
 	}
 }

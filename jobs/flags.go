@@ -20,9 +20,13 @@ func NewFlags(rdb redis.UniversalClient) *Flags { return &Flags{rdb: rdb} }
 
 func cancelKey(repo string, issue int) string { return keyPrefix + "cancel:" + IssueKey(repo, issue) }
 
+// MaxDefer bounds how long a deferred run waits (deferRun cuts longer ones).
+const MaxDefer = 6 * time.Hour
+
 // cancelTTL outlives any run (RunTimeout) so a worker that restarts a crashed
-// task still sees the cancel.
-const cancelTTL = RunTimeout + time.Hour
+// task still sees the cancel, and any deferral (MaxDefer): a task deferred
+// just before the cancel still finds the flag when it starts.
+const cancelTTL = MaxDefer + RunTimeout + time.Hour
 
 // SetCancel records that the issue's task must stop.
 func (f *Flags) SetCancel(ctx context.Context, repo string, issue int) error {

@@ -51,6 +51,9 @@ type RunPayload struct {
 	Depth         int    `json:"depth,omitempty"`
 	Parent        int    `json:"parent,omitempty"`
 	PR            int    `json:"pr,omitempty"` // a follow-up's pull request
+	// RetryAt is when a writer's `/warden retry` on the issue was written:
+	// it hands back a branch held by pushes made before it (followup.Continue).
+	RetryAt time.Time `json:"retry_at,omitzero"`
 }
 
 // Key identifies the issue: owner/name#n.

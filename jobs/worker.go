@@ -190,11 +190,15 @@ func (w *Worker) result(ctx context.Context, p RunPayload, res Result) error {
 }
 
 // deferRun queues the issue again later under a derived TaskID: the current
-// task still holds the issue's own id until this handler returns.
+// task still holds the issue's own id until this handler returns. A cancel
+// wins over the deferral: the flag is read after the enqueue, so a cancel
+// either found the deferred task (its alias is recorded first) or is seen
+// here and the task deleted.
 func (w *Worker) deferRun(ctx context.Context, p RunPayload, d time.Duration) error {
 	if d <= 0 {
 		d = time.Minute
 	}
+	d = min(d, MaxDefer)
 	p.Deferrals++
 	if p.Reason != ReasonFollowup { // a follow-up stays one: its feedback waits in the store
 		p.Reason = ReasonDeferred
@@ -210,5 +214,16 @@ func (w *Worker) deferRun(ctx context.Context, p RunPayload, d time.Duration) er
 	if _, err := w.Queue.client.EnqueueContext(ctx, task); err != nil && !errors.Is(err, asynq.ErrTaskIDConflict) {
 		return fmt.Errorf("defer %s: %w", p.Key(), err)
 	}
-	return nil
+	canceled, err := w.Flags.Canceled(ctx, p.Repo, p.Issue)
+	if err != nil {
+		return fmt.Errorf("defer %s: %w", p.Key(), err) // retried: the deferral stands until the flag is read
+	}
+	if !canceled {
+		return nil
+	}
+	if _, err := w.Queue.cancelOne(id); err != nil {
+		return fmt.Errorf("cancel deferral of %s: %w", p.Key(), err)
+	}
+	w.Log.Info("canceled while running; not deferred", "repo", p.Repo, "issue", p.Issue)
+	return fmt.Errorf("%s canceled: %w", p.Key(), asynq.RevokeTask)
 }

@@ -69,7 +69,7 @@ func (l *Lifecycle) ensureFollowup(ctx context.Context, x *pr) error {
 // and GitHub says mergeable again).
 func (l *Lifecycle) branchWork(ctx context.Context, c *github.Client, x *pr, log *slog.Logger) (bool, error) {
 	if l.held(ctx, x, log) {
-		return true, nil
+		return true, l.unbind(ctx, c, x, log) // GitHub must not merge it either
 	}
 	if l.Followups == nil {
 		return false, nil
@@ -81,6 +81,9 @@ func (l *Lifecycle) branchWork(ctx context.Context, c *github.Client, x *pr, log
 		}
 		if err == nil { // feedback whose enqueue failed gets its follow-up now
 			err = l.ensureFollowup(ctx, x)
+		}
+		if err == nil { // a changes-requested review while queued: not merged behind it
+			err = l.unbind(ctx, c, x, log)
 		}
 		return true, err
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/google/go-github/v60/github"
 	"github.com/warden-bot/warden/branchrules"
 	"github.com/warden-bot/warden/comments"
+	"github.com/warden-bot/warden/effects"
 	"github.com/warden-bot/warden/followup"
 	"github.com/warden-bot/warden/jobs"
 	"github.com/warden-bot/warden/pipeline"
@@ -47,6 +48,9 @@ type Lifecycle struct {
 	Locks *jobs.Locks
 	// Rules caches each repository's branch rules; nil reads them every time.
 	Rules *branchrules.Reader
+	// Effects journals the merge queue and auto-merge effects (bind.go);
+	// nil journals nothing.
+	Effects *effects.Journal
 	// Memo knows the status comment each issue has (comments.StatusMemo);
 	// nil lists the issue's comments for every note.
 	Memo comments.StatusMemo

@@ -7,45 +7,45 @@ import (
 	"strings"
 
 	"github.com/google/go-github/v60/github"
-	"github.com/shurcooL/githubv4"
 	"github.com/warden-bot/warden/branchrules"
-	"github.com/warden-bot/warden/githubapp"
+	"github.com/warden-bot/warden/effects"
 )
 
 // enqueue puts a PR whose rules require a merge queue into it, once per
 // head: the queue merges it (a pull_request closed event settles the issue)
-// or removes it (reported like a red CI run, see dequeued).
+// or removes it (reported like a red CI run, see dequeued). The head counts
+// as queued only once GitHub answered with its queue entry: a refusal, an
+// error, an answer without an entry or a kill before the answer leaves it
+// unqueued, and the next evaluation asks again (GitHub answers an enqueue
+// of a PR already in the queue with its entry).
 func (l *Lifecycle) enqueue(ctx context.Context, c *github.Client, x *pr, rules branchrules.Rules, log *slog.Logger) error {
 	sha := x.GetHead().GetSHA()
-	n, err := l.Counter.Incr(ctx, fmt.Sprintf("%s/%s#%d:queued:%s", x.owner, x.name, x.issue, sha))
+	in, err := l.inQueue(ctx, x)
 	if err != nil {
 		return err
 	}
-	if n > 1 {
+	if in {
 		log.Info("already in the merge queue", "sha", sha)
 		return nil
 	}
-	gq := githubapp.GraphQL(c)
-	var m struct {
-		EnqueuePullRequest struct {
-			MergeQueueEntry struct {
-				Position int
-				State    string
-			}
-		} `graphql:"enqueuePullRequest(input: $input)"`
+	if on, err := l.bound(ctx, x, "automerge"); err != nil || on {
+		return err // GitHub enters it by itself (confirmed on, not taken back)
 	}
-	oid := githubv4.GitObjectID(sha)
-	err = gq.Mutate(ctx, &m, githubv4.EnqueuePullRequestInput{PullRequestID: githubv4.ID(x.GetNodeID()), ExpectedHeadOid: &oid}, nil)
+	gh := effects.GitHub{C: c}
+	intent, err := l.intend(ctx, x, "enqueue", sha)
+	if err != nil {
+		return err
+	}
+	e, err := gh.Enqueue(ctx, x.GetNodeID(), sha)
 	if err != nil && allowsAutoMerge(ctx, c, x) {
 		// Native auto-merge enters the queue by itself once GitHub sees every
 		// requirement met, including the ones Warden cannot read.
 		log.Info("enqueue refused; enabling auto-merge instead", "err", err)
-		var a struct {
-			EnablePullRequestAutoMerge struct {
-				PullRequest struct{ Number int }
-			} `graphql:"enablePullRequestAutoMerge(input: $input)"`
-		}
-		if aerr := gq.Mutate(ctx, &a, githubv4.EnablePullRequestAutoMergeInput{PullRequestID: githubv4.ID(x.GetNodeID()), ExpectedHeadOid: &oid}, nil); aerr == nil {
+		if on, aerr := gh.EnableAutoMerge(ctx, x.GetNodeID(), sha); aerr == nil && on {
+			if _, cerr := l.Counter.Incr(ctx, bindKey(x, "automerge")); cerr != nil {
+				return cerr
+			}
+			l.confirm(ctx, intent)
 			return l.mergeNote(ctx, c, x, fmt.Sprintf("PR #%d has auto-merge enabled: GitHub adds it to the merge queue once the branch's rules are met (the merge queue said: %s).", x.GetNumber(), err))
 		}
 	}
@@ -53,7 +53,18 @@ func (l *Lifecycle) enqueue(ctx context.Context, c *github.Client, x *pr, rules 
 		log.Warn("merge queue refused the PR", "err", err)
 		return l.mergeNote(ctx, c, x, fmt.Sprintf("PR #%d is not merged yet: the merge queue did not accept it: %s.", x.GetNumber(), strings.TrimSuffix(err.Error(), ".")))
 	}
-	e := m.EnqueuePullRequest.MergeQueueEntry
+	if e.State == "" {
+		// Not an answer Warden can read as "queued": asked again next time.
+		log.Warn("merge queue answered without an entry; not counted as queued", "sha", sha)
+		return l.mergeNote(ctx, c, x, fmt.Sprintf("PR #%d is not merged yet: the merge queue's answer did not show it queued; Warden asks again.", x.GetNumber()))
+	}
+	if _, err := l.Counter.Incr(ctx, queuedKey(x, "queued")); err != nil {
+		return err
+	}
+	if _, err := l.Counter.Incr(ctx, bindKey(x, "queue")); err != nil {
+		return err
+	}
+	l.confirm(ctx, intent)
 	log.Info("PR enqueued", "sha", sha, "position", e.Position, "state", e.State)
 	return l.mergeNote(ctx, c, x, fmt.Sprintf("PR #%d is in the merge queue (position %d): the branch's rules require it; the queue merges it once its checks pass.", x.GetNumber(), e.Position))
 }
@@ -64,6 +75,9 @@ func (l *Lifecycle) dequeued(ctx context.Context, c *github.Client, x *pr, reaso
 	if x.GetState() != "open" || x.GetMerged() {
 		return nil
 	}
+	if err := l.leftQueue(ctx, x); err != nil {
+		return err
+	}
 	why := "it was removed from the merge queue"
 	if reason != "" {
 		why += " (" + reason + ")"
@@ -72,4 +86,34 @@ func (l *Lifecycle) dequeued(ctx context.Context, c *github.Client, x *pr, reaso
 		log.Warn("merge note not written", "err", err)
 	}
 	return l.checksFailed(ctx, c, x, why, log)
+}
+
+// queuedKey counts the confirmed enqueues ("queued") or the removals
+// ("dequeued") of x's head: it is in the queue while it has more of the first.
+func queuedKey(x *pr, what string) string {
+	return fmt.Sprintf("%s/%s#%d:%s:%s", x.owner, x.name, x.issue, what, x.GetHead().GetSHA())
+}
+
+// inQueue: GitHub confirmed an enqueue of x's head and has not removed it since.
+func (l *Lifecycle) inQueue(ctx context.Context, x *pr) (bool, error) {
+	q, err := l.Counter.Get(ctx, queuedKey(x, "queued"))
+	if err != nil {
+		return false, err
+	}
+	d, err := l.Counter.Get(ctx, queuedKey(x, "dequeued"))
+	return q > d, err
+}
+
+// leftQueue records that the queue removed x's head, so a later
+// evaluation of it (a retry) enqueues it again.
+func (l *Lifecycle) leftQueue(ctx context.Context, x *pr) error {
+	in, err := l.inQueue(ctx, x)
+	if err != nil || !in {
+		return err
+	}
+	if _, err = l.Counter.Incr(ctx, queuedKey(x, "dequeued")); err != nil {
+		return err
+	}
+	_, err = l.Counter.Incr(ctx, bindKey(x, "queue-off")) // nothing to take back on a hold
+	return err
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/go-github/v60/github"
 	"github.com/warden-bot/warden/branchrules"
+	"github.com/warden-bot/warden/effects"
 	"github.com/warden-bot/warden/jobs"
 )
 
@@ -21,7 +22,7 @@ const maxRetries = 5
 // otherwise GitHub's words on the issue until an event changes something.
 func (l *Lifecycle) merge(ctx context.Context, c *github.Client, x *pr, rules branchrules.Rules, configured string, log *slog.Logger) error {
 	for method := rules.Method(configured); method != ""; method = rules.Method(configured) {
-		_, _, err := c.PullRequests.Merge(ctx, x.owner, x.name, x.GetNumber(), "", &github.PullRequestOptions{MergeMethod: method, SHA: x.GetHead().GetSHA()})
+		_, _, err := effects.GitHub{C: c}.Merge(ctx, x.owner, x.name, x.GetNumber(), method, x.GetHead().GetSHA())
 		if err == nil {
 			return l.merged(ctx, c, x, method, log)
 		}

@@ -100,8 +100,13 @@ func (g *gateGH) serveRules(w http.ResponseWriter, r *http.Request, path string)
 		}
 		g.rules.graphql = append(g.rules.graphql, q.Query)
 		ans := g.rules.gqlAnswer
-		if strings.Contains(q.Query, "enablePullRequestAutoMerge") {
+		switch {
+		case strings.Contains(q.Query, "enablePullRequestAutoMerge"):
 			ans = `{"data":{"enablePullRequestAutoMerge":{"pullRequest":{"number":3}}}}`
+		case strings.Contains(q.Query, "disablePullRequestAutoMerge"):
+			ans = `{"data":{"disablePullRequestAutoMerge":{"pullRequest":{"number":3}}}}`
+		case strings.Contains(q.Query, "dequeuePullRequest"):
+			ans = `{"data":{"dequeuePullRequest":{"mergeQueueEntry":{"state":"QUEUED"}}}}`
 		}
 		if ans == "" {
 			ans = `{"data":{"enqueuePullRequest":{"mergeQueueEntry":{"position":1,"state":"QUEUED"}}}}`

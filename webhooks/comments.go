@@ -55,6 +55,7 @@ func (r *Router) issueComment(ctx context.Context, d Delivery) (Decision, error)
 	if ic.issue.isPullRequest() {
 		return r.prComment(ctx, d)
 	}
+	ic.commentAt = ev.Comment.CreatedAt
 	cmds := Commands(r.Prefix, ev.Comment.Body)
 	if len(cmds) == 0 || r.fromBot(ctx, ic.sender) || ic.issue.isPullRequest() {
 		return ignored("no command"), nil

@@ -84,6 +84,9 @@ func (r *Router) queueIssue(ctx context.Context, ic issueContext, mode, reason, 
 		CloneURL: ic.repo.CloneURL, DefaultBranch: ic.repo.DefaultBranch,
 		Sender: ic.sender, Delivery: delivery, Reason: reason,
 	}
+	if reason == jobs.ReasonRetry {
+		p.RetryAt = ic.commentAt // hands back a held PR branch (followup.Continue)
+	}
 	res, err := r.Queue.EnqueueRun(ctx, p)
 	if err != nil {
 		return Decision{}, unavailable("enqueue run", err)

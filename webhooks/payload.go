@@ -1,6 +1,9 @@
 package webhooks
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"time"
+)
 
 // issuePayload is the part of an issues or issue_comment event that Warden
 // reads. Decoding into it instead of go-github's event types keeps intake
@@ -23,7 +26,8 @@ type namedThing struct {
 }
 
 type commentBody struct {
-	Body string `json:"body"`
+	Body      string    `json:"body"`
+	CreatedAt time.Time `json:"created_at"`
 }
 
 type payloadUser struct {
@@ -59,6 +63,7 @@ type issueContext struct {
 	issue       *payloadIssue
 	repo        *payloadRepo
 	sender      string
+	commentAt   time.Time // a command comment's creation (GitHub's time)
 }
 
 func (ic issueContext) fullName() string { return ic.owner + "/" + ic.name }

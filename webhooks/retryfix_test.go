@@ -1,8 +1,10 @@
 package webhooks
 
 import (
+	"context"
 	"errors"
 	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/warden-bot/warden/followup"
@@ -57,5 +59,31 @@ func TestRedeliveredRetryQueuesTheWaitingFollowup(t *testing.T) {
 	r.post(t, "issue_comment", "r1", body, nil)
 	if len(r.q.runs) != 1 || r.q.runs[0].PR != 12 || r.q.runs[0].Reason != jobs.ReasonFollowup {
 		t.Fatalf("runs %+v after the redelivery, want the waiting feedback's follow-up", r.q.runs)
+	}
+}
+
+// #38 (3): a `/warden retry` whose first delivery released the hold and
+// then met a 503 while queueing is finished by the redelivery: the PR is
+// evaluated again (before, the redelivery saw "not held" and queued
+// nothing, and a green PR sat).
+func TestRedeliveredRetryHandsTheBranchBack(t *testing.T) {
+	r, fb := feedbackRig()
+	fb.holds[12] = "bob"
+	r.q.fail = errors.New("redis down")
+	body := prComment(t, "/warden retry", "alice")
+	if code, _ := r.post(t, "issue_comment", "r2", body, nil); code < 500 {
+		t.Fatalf("first delivery answered %d, want 5xx so GitHub redelivers", code)
+	}
+	r.q.fail = nil
+	r.q.prs = nil
+	r.post(t, "issue_comment", "r2", body, nil)
+	if len(r.q.prs) != 1 || r.q.prs[0].PR != 12 {
+		t.Fatalf("evaluations %+v after the redelivery, want PR #12 evaluated", r.q.prs)
+	}
+	if len(r.q.statuses) != 1 || !strings.Contains(r.q.statuses[0].Note, "takes this branch back") {
+		t.Fatalf("replies %+v, want the hand-back said once", r.q.statuses)
+	}
+	if owed, _ := fb.HandBackOwed(context.Background(), "", 12); owed {
+		t.Fatal("the hand-back stays owed after it was queued")
 	}
 }

@@ -17,6 +17,8 @@ type feedbackStore interface {
 	HoldSince(ctx context.Context, repo string, pr int, by string, at time.Time) (bool, error)
 	Held(ctx context.Context, repo string, pr int) (string, error)
 	ReleaseIfBefore(ctx context.Context, repo string, pr int, asOf time.Time) (bool, error)
+	HandBackOwed(ctx context.Context, repo string, pr int) (bool, error)
+	HandedBack(ctx context.Context, repo string, pr int) error
 	Pending(ctx context.Context, repo string, pr int) (int64, error)
 }
 
@@ -182,13 +184,22 @@ func (r *Router) prComment(ctx context.Context, d Delivery) (Decision, error) {
 }
 
 // resumeBranch lifts a hold after a writer's `/<prefix> retry` on the PR and
-// answers the feedback that waited, or re-evaluates the PR.
+// answers the feedback that waited, or re-evaluates the PR. The release
+// records the hand-back as owed in the same step; it is settled only once
+// its work is queued, so a redelivery after a failed enqueue finishes it.
 func (r *Router) resumeBranch(ctx context.Context, pr ownPR, sender, delivery string, written time.Time) (Decision, error) {
 	by, err := r.Followups.Held(ctx, pr.repo, pr.number)
 	if err != nil {
 		return Decision{}, unavailable("read hold", err)
 	}
 	if by == "" {
+		owed, err := r.Followups.HandBackOwed(ctx, pr.repo, pr.number)
+		if err != nil {
+			return Decision{}, unavailable("read hand-back", err)
+		}
+		if owed { // released by an earlier delivery that died before queueing
+			return r.handBack(ctx, pr, sender, delivery)
+		}
 		// A redelivery after the release: what the first delivery left
 		// undone (the follow-up of waiting feedback) is queued now.
 		if n, err := r.Followups.Pending(ctx, pr.repo, pr.number); err == nil && n > 0 {
@@ -204,15 +215,32 @@ func (r *Router) resumeBranch(ctx context.Context, pr ownPR, sender, delivery st
 		r.Log.Info("retry written before the latest push; the branch stays held", "repo", pr.repo, "pr", pr.number, "user", sender, "held_by", by)
 		return ok("retry predates the latest push"), nil
 	}
+	return r.handBack(ctx, pr, sender, delivery)
+}
+
+// handBack queues what a released hold owes: the reply, then the follow-up
+// of waiting feedback or the PR's evaluation; then settles the debt.
+func (r *Router) handBack(ctx context.Context, pr ownPR, sender, delivery string) (Decision, error) {
 	note := jobs.StatusPayload{Repo: pr.repo, Installation: pr.inst, Issue: pr.number, State: "reply",
 		Note: fmt.Sprintf("@%s Warden takes this branch back: follow-ups, CI fixes, conflict updates and auto-merge resume.", sender)}
 	if err := r.Queue.EnqueueStatus(ctx, note); err != nil {
 		return Decision{}, unavailable("enqueue reply", err)
 	}
-	if n, err := r.Followups.Pending(ctx, pr.repo, pr.number); err == nil && n > 0 {
-		return r.queueFollowup(ctx, pr, sender, delivery)
+	var dec Decision
+	var err error
+	if n, perr := r.Followups.Pending(ctx, pr.repo, pr.number); perr == nil && n > 0 {
+		dec, err = r.queueFollowup(ctx, pr, sender, delivery)
+	} else {
+		dec, err = r.enqueuePR(ctx, jobs.PRPayload{Repo: pr.repo, Installation: pr.inst, PR: pr.number, Action: "checks", Sender: sender})
 	}
-	return r.enqueuePR(ctx, jobs.PRPayload{Repo: pr.repo, Installation: pr.inst, PR: pr.number, Action: "checks", Sender: sender})
+	if err != nil {
+		return Decision{}, err
+	}
+	if err := r.Followups.HandedBack(ctx, pr.repo, pr.number); err != nil {
+		// Still owed: a later retry queues it again (queueing is idempotent).
+		r.Log.Warn("hand-back queued but not settled", "repo", pr.repo, "pr", pr.number, "err", err)
+	}
+	return dec, nil
 }
 
 // humanPush holds the branch after a push by anyone but Warden and says so

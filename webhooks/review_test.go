@@ -14,6 +14,7 @@ type memFeedback struct {
 	mu    sync.Mutex
 	items []followup.Item
 	holds map[int]string
+	owed  map[int]bool // hand-backs released and not yet queued
 }
 
 func (m *memFeedback) Add(_ context.Context, _ string, _ int, it followup.Item) (bool, error) {
@@ -42,8 +43,25 @@ func (m *memFeedback) Held(_ context.Context, _ string, pr int) (string, error) 
 	return m.holds[pr], nil
 }
 func (m *memFeedback) ReleaseIfBefore(_ context.Context, _ string, pr int, _ time.Time) (bool, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
 	delete(m.holds, pr)
+	if m.owed == nil {
+		m.owed = map[int]bool{}
+	}
+	m.owed[pr] = true
 	return true, nil
+}
+func (m *memFeedback) HandBackOwed(_ context.Context, _ string, pr int) (bool, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.owed[pr], nil
+}
+func (m *memFeedback) HandedBack(_ context.Context, _ string, pr int) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	delete(m.owed, pr)
+	return nil
 }
 func (m *memFeedback) Pending(context.Context, string, int) (int64, error) {
 	return int64(len(m.items)), nil

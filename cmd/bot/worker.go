@@ -9,6 +9,7 @@ import (
 
 	"github.com/warden-bot/warden/branchrules"
 	"github.com/warden-bot/warden/comments"
+	"github.com/warden-bot/warden/effects"
 	"github.com/warden-bot/warden/egress"
 	"github.com/warden-bot/warden/followup"
 	"github.com/warden-bot/warden/jobs"
@@ -57,8 +58,9 @@ func (a *app) startWorker(ctx context.Context) (*jobs.Server, error) {
 	fu := &followup.Runner{Store: followup.NewStore(a.backend.RDB), Attempt: p.Attempt, Next: a.queue.EnqueueNext, Reevaluate: a.queue.EnqueuePR, Prefix: a.cfg.LabelPrefix, Log: a.log}
 	life := &lifecycle.Lifecycle{App: a.gh, Queue: a.queue, Links: jobs.NewLinks(a.backend.RDB), Counter: jobs.NewCounter(a.backend.RDB),
 		Prefix: a.cfg.LabelPrefix, Redactor: redactor, Log: a.log, MaxCheckFixes: 2, Followups: fu.Store, Locks: locks,
-		Rules: &branchrules.Reader{}, Memo: memo}
+		Rules: &branchrules.Reader{}, Memo: memo, Effects: effects.New(a.backend.RDB)}
 	fu.Lease = life.PushLease
+	go life.SweepEvery(ctx, time.Minute, 10*time.Minute) // effects a killed worker left unconfirmed
 	w := &jobs.Worker{
 		Pipeline: &runner.Runner{Hosts: hosts, Pipeline: p, Locks: locks, Log: a.log, Followups: fu, IDs: ids},
 		Status:   &runner.StatusPoster{Hosts: hosts, Locks: locks, Queue: a.queue, IDs: ids, Log: a.log},

@@ -63,6 +63,9 @@ type Pull struct {
 	MergedWith string
 	// QueuedHead is the expectedHeadOid of the last enqueuePullRequest.
 	QueuedHead string
+	// AutoMerge is native auto-merge, as enablePullRequestAutoMerge and
+	// disablePullRequestAutoMerge left it.
+	AutoMerge bool
 }
 
 // Status is a commit status.

@@ -193,7 +193,13 @@ func (s *Server) graphql(w http.ResponseWriter, r *http.Request) {
 	}
 	input, _ := req.Variables["input"].(map[string]any)
 	id, _ := input["pullRequestId"].(string)
+	if strings.Contains(req.Query, "dequeuePullRequest") {
+		id, _ = input["id"].(string)
+	}
 	rp, p := s.pullByNodeID(id)
+	if p != nil && s.queueMutation(w, req.Query, rp, p) {
+		return
+	}
 	if !strings.Contains(req.Query, "enqueuePullRequest") || p == nil {
 		writeJSON(w, 200, gqlNotFound(nil, fmt.Sprintf("Could not resolve to a node with the global id of '%s'", id), "enqueuePullRequest"))
 		return
@@ -205,6 +211,29 @@ func (s *Server) graphql(w http.ResponseWriter, r *http.Request) {
 	rp.rules.queue[p.Number] = true
 	writeJSON(w, 200, map[string]any{"data": map[string]any{"enqueuePullRequest": map[string]any{
 		"mergeQueueEntry": map[string]any{"position": len(rp.rules.queue), "state": "QUEUED"}}}})
+}
+
+// queueMutation answers dequeuePullRequest and the auto-merge switches in
+// GitHub's shape; a dequeue of a PR not in the queue is an error.
+func (s *Server) queueMutation(w http.ResponseWriter, query string, rp *Repo, p *Pull) bool {
+	switch {
+	case strings.Contains(query, "dequeuePullRequest"):
+		if rp.rules.queue == nil || !rp.rules.queue[p.Number] {
+			writeJSON(w, 200, map[string]any{"data": map[string]any{"dequeuePullRequest": nil},
+				"errors": []any{map[string]any{"type": "UNPROCESSABLE", "path": []any{"dequeuePullRequest"}, "message": "Pull request is not in the merge queue"}}})
+			return true
+		}
+		delete(rp.rules.queue, p.Number)
+		writeJSON(w, 200, map[string]any{"data": map[string]any{"dequeuePullRequest": map[string]any{"mergeQueueEntry": map[string]any{"state": "QUEUED"}}}})
+	case strings.Contains(query, "enablePullRequestAutoMerge"), strings.Contains(query, "disablePullRequestAutoMerge"):
+		on := strings.Contains(query, "enablePullRequestAutoMerge")
+		p.AutoMerge = on
+		name := map[bool]string{true: "enablePullRequestAutoMerge", false: "disablePullRequestAutoMerge"}[on]
+		writeJSON(w, 200, map[string]any{"data": map[string]any{name: map[string]any{"pullRequest": map[string]any{"number": p.Number}}}})
+	default:
+		return false
+	}
+	return true
 }
 
 func (s *Server) pullByNodeID(id string) (*Repo, *Pull) {

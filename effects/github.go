@@ -1,0 +1,93 @@
+// Package effects is the one place Warden's GitHub side effects on a pull
+// request's way to merging go through: the merge call, the merge queue
+// (enqueue, dequeue) and native auto-merge (on, off). Each answer is read
+// strictly: only an answer that shows the effect confirms it; anything
+// else (an error, an answer without the entry) leaves it unconfirmed, and
+// the caller asks again later instead of marking it done. The journal
+// (journal.go) records each intent before the call, so a worker killed
+// between the two leaves an intent a sweeper re-drives.
+//
+// A source check (lint_test.go) fails when code outside this package calls
+// these mutations directly.
+package effects
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/google/go-github/v60/github"
+	"github.com/shurcooL/githubv4"
+	"github.com/warden-bot/warden/githubapp"
+)
+
+// GitHub performs the effects through one installation's client.
+type GitHub struct{ C *github.Client }
+
+// Entry is the merge queue entry GitHub answered; State is "" when the
+// answer did not show one (not a confirmation).
+type Entry struct {
+	Position int
+	State    string
+}
+
+// Enqueue adds the PR (node id) to its base branch's merge queue at head sha.
+func (g GitHub) Enqueue(ctx context.Context, nodeID, sha string) (Entry, error) {
+	var m struct {
+		EnqueuePullRequest struct {
+			MergeQueueEntry Entry
+		} `graphql:"enqueuePullRequest(input: $input)"`
+	}
+	oid := githubv4.GitObjectID(sha)
+	if err := githubapp.GraphQL(g.C).Mutate(ctx, &m, githubv4.EnqueuePullRequestInput{PullRequestID: githubv4.ID(nodeID), ExpectedHeadOid: &oid}, nil); err != nil {
+		return Entry{}, err
+	}
+	return m.EnqueuePullRequest.MergeQueueEntry, nil
+}
+
+// Dequeue removes the PR from the merge queue. A PR that is not queued is
+// an error GitHub words: the caller keeps its intent and re-reads.
+func (g GitHub) Dequeue(ctx context.Context, nodeID string) error {
+	var m struct {
+		DequeuePullRequest struct {
+			MergeQueueEntry struct{ State string }
+		} `graphql:"dequeuePullRequest(input: $input)"`
+	}
+	if err := githubapp.GraphQL(g.C).Mutate(ctx, &m, githubv4.DequeuePullRequestInput{ID: githubv4.ID(nodeID)}, nil); err != nil {
+		return fmt.Errorf("dequeue %s: %w", nodeID, err)
+	}
+	return nil
+}
+
+// EnableAutoMerge turns native auto-merge on at head sha; it reports
+// whether GitHub's answer shows the PR.
+func (g GitHub) EnableAutoMerge(ctx context.Context, nodeID, sha string) (bool, error) {
+	var m struct {
+		EnablePullRequestAutoMerge struct {
+			PullRequest struct{ Number int }
+		} `graphql:"enablePullRequestAutoMerge(input: $input)"`
+	}
+	oid := githubv4.GitObjectID(sha)
+	if err := githubapp.GraphQL(g.C).Mutate(ctx, &m, githubv4.EnablePullRequestAutoMergeInput{PullRequestID: githubv4.ID(nodeID), ExpectedHeadOid: &oid}, nil); err != nil {
+		return false, err
+	}
+	return m.EnablePullRequestAutoMerge.PullRequest.Number != 0, nil
+}
+
+// DisableAutoMerge turns native auto-merge off; it reports whether
+// GitHub's answer shows the PR.
+func (g GitHub) DisableAutoMerge(ctx context.Context, nodeID string) (bool, error) {
+	var m struct {
+		DisablePullRequestAutoMerge struct {
+			PullRequest struct{ Number int }
+		} `graphql:"disablePullRequestAutoMerge(input: $input)"`
+	}
+	if err := githubapp.GraphQL(g.C).Mutate(ctx, &m, githubv4.DisablePullRequestAutoMergeInput{PullRequestID: githubv4.ID(nodeID)}, nil); err != nil {
+		return false, fmt.Errorf("disable auto-merge of %s: %w", nodeID, err)
+	}
+	return m.DisablePullRequestAutoMerge.PullRequest.Number != 0, nil
+}
+
+// Merge merges the PR at head sha with method (the REST call).
+func (g GitHub) Merge(ctx context.Context, owner, name string, n int, method, sha string) (*github.PullRequestMergeResult, *github.Response, error) {
+	return g.C.PullRequests.Merge(ctx, owner, name, n, "", &github.PullRequestOptions{MergeMethod: method, SHA: sha})
+}

@@ -1,0 +1,127 @@
+package lifecycle
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/google/go-github/v60/github"
+	"github.com/warden-bot/warden/effects"
+	"github.com/warden-bot/warden/jobs"
+)
+
+// Warden's own merge paths check the hold and the feedback just before
+// the call (lease.go). The merge queue and native auto-merge merge later,
+// on GitHub's side, without asking Warden again: a hold or a
+// changes-requested review that comes after them takes them back.
+
+// bindKey counts the PR's confirmed "queue" and "automerge" effects and
+// their undoing (what + "-off"): they bind GitHub to merge while on > off.
+func bindKey(x *pr, what string) string {
+	return fmt.Sprintf("%s/%s#%d:bind:%d:%s", x.owner, x.name, x.issue, x.GetNumber(), what)
+}
+
+func (l *Lifecycle) bound(ctx context.Context, x *pr, what string) (bool, error) {
+	on, err := l.Counter.Get(ctx, bindKey(x, what))
+	if err != nil || on == 0 {
+		return false, err
+	}
+	off, err := l.Counter.Get(ctx, bindKey(x, what+"-off"))
+	return on > off, err
+}
+
+// unbind dequeues the PR and turns off the auto-merge Warden turned on. An
+// error or an answer that does not show the effect fails the evaluation:
+// it is retried, and the binding stays recorded until GitHub confirms.
+func (l *Lifecycle) unbind(ctx context.Context, c *github.Client, x *pr, log *slog.Logger) error {
+	gh := effects.GitHub{C: c}
+	if on, err := l.bound(ctx, x, "queue"); err != nil || !on {
+		if err != nil {
+			return err
+		}
+	} else if err := l.undo(ctx, x, "queue", func() (bool, error) { return true, gh.Dequeue(ctx, x.GetNodeID()) }, log); err != nil {
+		return err
+	}
+	if on, err := l.bound(ctx, x, "automerge"); err != nil || !on {
+		return err
+	}
+	return l.undo(ctx, x, "automerge", func() (bool, error) { return gh.DisableAutoMerge(ctx, x.GetNodeID()) }, log)
+}
+
+// undo takes back one binding through the journal.
+func (l *Lifecycle) undo(ctx context.Context, x *pr, what string, act func() (bool, error), log *slog.Logger) error {
+	intent, err := l.intend(ctx, x, what+"-off", "")
+	if err != nil {
+		return err
+	}
+	ok, err := act()
+	if err != nil || !ok {
+		log.Warn("GitHub may still merge the held PR by itself; asking again", "binding", what, "err", err)
+		return fmt.Errorf("take back %s of PR %s/%s#%d: answer %v: %w", what, x.owner, x.name, x.GetNumber(), ok, errUnconfirmed(err))
+	}
+	if _, err := l.Counter.Incr(ctx, bindKey(x, what+"-off")); err != nil {
+		return err
+	}
+	log.Info("held PR taken back from GitHub's own merging", "binding", what)
+	l.confirm(ctx, intent)
+	return nil
+}
+
+func errUnconfirmed(err error) error {
+	if err != nil {
+		return err
+	}
+	return fmt.Errorf("GitHub's answer does not show it")
+}
+
+// intend records an effect's intent in the journal before its call; no
+// journal (tests) records nothing. An intent that cannot be recorded
+// stops the effect: a kill after the call would leave no trace to re-drive.
+func (l *Lifecycle) intend(ctx context.Context, x *pr, kind, sha string) (string, error) {
+	key := fmt.Sprintf("%s:%s/%s#%d:%s", kind, x.owner, x.name, x.GetNumber(), sha)
+	if l.Effects == nil {
+		return key, nil
+	}
+	return key, l.Effects.Begin(ctx, effects.Intent{Key: key, Kind: kind, Repo: x.owner + "/" + x.name, Installation: x.installation, PR: x.GetNumber(), SHA: sha})
+}
+
+// confirm records GitHub's confirmation of an intent.
+func (l *Lifecycle) confirm(ctx context.Context, key string) {
+	if l.Effects == nil {
+		return
+	}
+	if err := l.Effects.Confirm(ctx, key); err != nil {
+		l.Log.Warn("effect confirmed by GitHub but not recorded; the sweeper re-reads it", "effect", key, "err", err)
+	}
+}
+
+// SweepEffects re-evaluates every PR with an effect unconfirmed for quiet
+// or longer (a worker killed between the intent and the answer, an answer
+// Warden could not read): the evaluation re-reads GitHub and acts again.
+func (l *Lifecycle) SweepEffects(ctx context.Context, now time.Time, quiet time.Duration) (int, error) {
+	if l.Effects == nil || l.Queue == nil {
+		return 0, nil
+	}
+	return l.Effects.Sweep(ctx, now, quiet, func(ctx context.Context, it effects.Intent) error {
+		return l.Queue.EnqueuePR(ctx, jobs.PRPayload{Repo: it.Repo, Installation: it.Installation, PR: it.PR, Action: "checks"})
+	})
+}
+
+// SweepEvery runs SweepEffects every period until ctx ends.
+func (l *Lifecycle) SweepEvery(ctx context.Context, period, quiet time.Duration) {
+	t := time.NewTicker(period)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case now := <-t.C:
+			if n, err := l.SweepEffects(ctx, now, quiet); err != nil {
+				l.Log.Warn("unconfirmed effects not swept", "err", err)
+			} else if n > 0 {
+				l.Log.Info("unconfirmed effects re-driven", "count", n)
+			}
+		}
+	}
+}
