@@ -176,6 +176,9 @@ func (a *attempt) loadConfig(ctx context.Context) error {
 		return &outcome.Error{Class: outcome.Deterministic, Stage: StagePlan, Msg: "invalid .github/warden.yml: " + err.Error()}
 	}
 	a.policy = a.cfg.Policy(modes.Mode(a.t.Mode))
+	if a.p.OnConfig != nil {
+		a.p.OnConfig(ctx, a.t, a.cfg)
+	}
 	return nil
 }
 

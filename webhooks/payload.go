@@ -10,6 +10,11 @@ type issuePayload struct {
 	Action       string        `json:"action"`
 	Label        namedThing    `json:"label"`
 	Comment      commentBody   `json:"comment"`
+	Changes      struct {
+		Body *struct {
+			From string `json:"from"`
+		} `json:"body"`
+	} `json:"changes"`
 	Issue        *payloadIssue `json:"issue"`
 	Repo         *payloadRepo  `json:"repository"`
 	Sender       *payloadUser  `json:"sender"`
@@ -35,6 +40,7 @@ type payloadIssue struct {
 	Number      int              `json:"number"`
 	Title       string           `json:"title"`
 	Body        string           `json:"body"`
+	User        payloadUser      `json:"user"`
 	Labels      []namedThing     `json:"labels"`
 	PullRequest *json.RawMessage `json:"pull_request"`
 }
