@@ -32,7 +32,7 @@ func TestGatherAndRender(t *testing.T) {
 		t.Fatal(err)
 	}
 	rdb.HSet(ctx, closedKey(repo), "8", time.Now().Add(time.Second).UnixMilli()) // closed after its outcome
-	b.Memo.Wrote(ctx, repo, 7, 77, "<!-- warden:status -->\n\n<!-- warden:note -->\nPR #1001 is not merged yet: @bob's check \"build\" is expected.\n")
+	b.Memo.Wrote(ctx, repo, 7, 77, "<!-- warden:status -->\n\n<!-- warden:note -->\nPR #1001 is not merged yet: @bob's check \"build\" is expected. <!-- warden:retry:98 -->\n")
 	if _, err := b.Queue.EnqueueRun(ctx, jobs.RunPayload{Repo: repo, Issue: 9, Mode: "evolution", Reason: jobs.ReasonRetry}); err != nil {
 		t.Fatal(err)
 	}
@@ -52,14 +52,14 @@ func TestGatherAndRender(t *testing.T) {
 		"### Queued (1)\n\n- #9 — evolution, retry asked\n",
 		"### Blocked (1)\n\n" + RetryLine(6) + " — waits for #5 (missing_prerequisite)\n",
 		"### Escalated (1)\n\n" + RetryLine(5) + " — `test_failure` in Test, attempt 2\n",
-		"- PR #1001 for #7 — PR #1001 is not merged yet: @\u200bbob's check \"build\" is expected.\n",
+		"- PR #1001 for #7 — PR #1001 is not merged yet: @\u200bbob's check \"build\" is expected. &lt;!-- warden:retry:98 --&gt;\n",
 		"- this repository: $0.50 of $2.00\n- this installation: $1.25 (no daily cap)\n",
 	} {
 		if !strings.Contains(body, want) {
 			t.Errorf("dashboard lacks %q:\n%s", want, body)
 		}
 	}
-	for _, bad := range []string{"mallory", "warden:retry:99", "#8", "#10", "#11"} {
+	for _, bad := range []string{"mallory", "warden:retry:99", "<!-- warden:retry:98", "#8 ", "#10 ", "#11 "} {
 		if strings.Contains(body, bad) {
 			t.Errorf("dashboard shows %q:\n%s", bad, body)
 		}
