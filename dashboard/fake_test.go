@@ -122,7 +122,7 @@ func (f *fakeIssues) callLog() []string {
 
 type botApp struct{}
 
-func (botApp) Client(int64) *github.Client                  { return nil }
+func (botApp) Client(int64) *github.Client              { return nil }
 func (botApp) BotLogin(context.Context) (string, error) { return bot, nil }
 
 // testBoard is a Board on a leased real Redis database and its queue.

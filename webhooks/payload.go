@@ -10,17 +10,20 @@ type issuePayload struct {
 	Action       string        `json:"action"`
 	Label        namedThing    `json:"label"`
 	Comment      commentBody   `json:"comment"`
-	Changes      struct {
-		Body *struct {
-			From string `json:"from"`
-		} `json:"body"`
-	} `json:"changes"`
+	Changes      issueChanges  `json:"changes"`
 	Issue        *payloadIssue `json:"issue"`
 	Repo         *payloadRepo  `json:"repository"`
 	Sender       *payloadUser  `json:"sender"`
 	Installation struct {
 		ID int64 `json:"id"`
 	} `json:"installation"`
+}
+
+// issueChanges is what an edit changed; Body is nil when the body did not.
+type issueChanges struct {
+	Body *struct {
+		From string `json:"from"`
+	} `json:"body"`
 }
 
 type namedThing struct {
