@@ -84,7 +84,7 @@ func escalatedWhy(rec outcome.Record) string {
 	if rec.Attempt > 0 {
 		why += fmt.Sprintf(", attempt %d", rec.Attempt)
 	}
-	if word.MatchString(rec.Obstacle.Kind) {
+	if word.MatchString(rec.Obstacle.Kind) && rec.Obstacle.Kind != string(rec.FailureClass) {
 		why += " (" + rec.Obstacle.Kind + ")"
 	}
 	if rec.PR > 0 {
