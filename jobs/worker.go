@@ -45,11 +45,17 @@ type Lifecycle interface {
 	IssueClosed(ctx context.Context, p ClosedPayload) error
 }
 
+// Dashboard refreshes a repository's dashboard issue.
+type Dashboard interface {
+	Refresh(ctx context.Context, p DashboardPayload) error
+}
+
 // Worker handles Warden's task types.
 type Worker struct {
 	Pipeline  Pipeline
 	Status    StatusPoster
 	Lifecycle Lifecycle
+	Dashboard Dashboard // nil: dashboard tasks are dropped
 	Flags     *Flags
 	Locks     *Locks
 	Queue     *Queue
@@ -77,6 +83,13 @@ func (w *Worker) Mux() *asynq.ServeMux {
 			return err
 		}
 		return w.Lifecycle.IssueClosed(ctx, p)
+	})
+	mux.HandleFunc(TypeDashboard, func(ctx context.Context, t *asynq.Task) error {
+		p, err := decode[DashboardPayload](t)
+		if err != nil || w.Dashboard == nil {
+			return err
+		}
+		return w.Dashboard.Refresh(ctx, p)
 	})
 	return mux
 }

@@ -15,6 +15,9 @@ type DaySpend struct {
 	Cap   float64 // 0: no cap
 }
 
+// Day is today's date (UTC) as the ledger's keys spell it.
+func (l *Ledger) Day() string { return l.now().UTC().Format("2006-01-02") }
+
 // Today lists today's spend per repository and per installation, for /ui.
 func (l *Ledger) Today(ctx context.Context) ([]DaySpend, error) {
 	day := l.now().UTC().Format("2006-01-02")

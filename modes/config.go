@@ -58,6 +58,9 @@ type Config struct {
 	// already there and flaky tests are not the change's (default on).
 	Baseline bool  `yaml:"baseline"`
 	Flaky    Flaky `yaml:"flaky"`
+	// Dashboard keeps one issue, "Warden dashboard", listing what Warden
+	// does in the repository (package dashboard; CONTRACT §13).
+	Dashboard bool `yaml:"dashboard"`
 }
 
 // Flaky is what Warden may do about tests it found flaky.

@@ -188,6 +188,9 @@ func (a *attempt) loadInputs(ctx context.Context) error {
 	}
 	a.in, a.cfg = in, in.Config
 	a.policy = a.cfg.Policy(modes.Mode(a.t.Mode))
+	if a.p.OnConfig != nil {
+		a.p.OnConfig(ctx, a.t, a.cfg)
+	}
 	return nil
 }
 

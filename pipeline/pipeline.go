@@ -10,6 +10,7 @@ import (
 	"github.com/warden-bot/warden/comments"
 	"github.com/warden-bot/warden/egress"
 	"github.com/warden-bot/warden/metrics"
+	"github.com/warden-bot/warden/modes"
 	"github.com/warden-bot/warden/outcome"
 	"github.com/warden-bot/warden/sandbox"
 	"github.com/warden-bot/warden/sandbox/image"
@@ -105,6 +106,9 @@ type Pipeline struct {
 	Spawn func(ctx context.Context, parent Task, issue int) error
 	// Tree counts the tasks in t's decomposition tree; may be nil.
 	Tree func(ctx context.Context, t Task) (int, error)
+	// OnConfig is told what the repository's .github/warden.yml says each
+	// time an attempt reads it (the dashboard); may be nil.
+	OnConfig func(ctx context.Context, t Task, cfg modes.Config)
 	// OnOutcome is told of every attempt's outcome (history); may be nil.
 	// OnTranscript keeps an attempt's redacted transcript for the operator
 	// page and returns where it shows it; may be nil.

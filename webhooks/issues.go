@@ -44,6 +44,8 @@ func (r *Router) issues(ctx context.Context, d Delivery) (Decision, error) {
 			return Decision{}, unavailable("enqueue closed", err)
 		}
 		return queued("closed"), nil
+	case "edited":
+		return r.dashboardEdit(ctx, ev, ic, d.ID)
 	}
 	return ignored("action " + ev.Action + " is not handled"), nil
 }

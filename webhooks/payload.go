@@ -13,12 +13,20 @@ type issuePayload struct {
 	Action       string        `json:"action"`
 	Label        namedThing    `json:"label"`
 	Comment      commentBody   `json:"comment"`
+	Changes      issueChanges  `json:"changes"`
 	Issue        *payloadIssue `json:"issue"`
 	Repo         *payloadRepo  `json:"repository"`
 	Sender       *payloadUser  `json:"sender"`
 	Installation struct {
 		ID int64 `json:"id"`
 	} `json:"installation"`
+}
+
+// issueChanges is what an edit changed; Body is nil when the body did not.
+type issueChanges struct {
+	Body *struct {
+		From string `json:"from"`
+	} `json:"body"`
 }
 
 type namedThing struct {
@@ -39,6 +47,7 @@ type payloadIssue struct {
 	Number      int              `json:"number"`
 	Title       string           `json:"title"`
 	Body        string           `json:"body"`
+	User        payloadUser      `json:"user"`
 	Labels      []namedThing     `json:"labels"`
 	PullRequest *json.RawMessage `json:"pull_request"`
 }

@@ -46,6 +46,8 @@ type Router struct {
 	Refusals refusalLimiter
 	// Followups keeps feedback on Warden's PRs; nil turns follow-ups off.
 	Followups feedbackStore
+	// Dashboard queues what people do to a dashboard issue; nil ignores it.
+	Dashboard dashboardQueue
 }
 
 // Route decides what a delivery means. Errors are ErrMalformed or a failure

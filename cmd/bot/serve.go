@@ -176,7 +176,7 @@ func (a *app) echo(surface web.Surface) *echo.Echo {
 
 func (a *app) webhookHandler() *webhooks.Handler {
 	r := &webhooks.Router{Prefix: a.cfg.LabelPrefix, Queue: a.queue, Log: a.log, Followups: followup.NewStore(a.backend.RDB),
-		Refusals: jobs.NewFlags(a.backend.RDB)}
+		Refusals: jobs.NewFlags(a.backend.RDB), Dashboard: a.queue}
 	if a.gh != nil {
 		r.App = a.gh
 		r.Perms = githubapp.NewPermissionCache(a.gh, 30*time.Second)

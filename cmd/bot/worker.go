@@ -67,8 +67,12 @@ func (a *app) startWorker(ctx context.Context) (*jobs.Server, error) {
 		Flags:    jobs.NewFlags(a.backend.RDB), Locks: locks, Queue: a.queue, Log: a.log, Gate: jobs.NewGate(a.backend.RDB, a.cfg.MaxPerRepo),
 		Lifecycle: life,
 	}
+	board := a.newBoard(locks, memo)
+	w.Dashboard, p.OnConfig = board, onConfig(board)
+	mux := w.Mux()
+	mux.Use(board.Middleware)
 	srv := jobs.NewServer(a.backend, jobs.ServerOptions{Concurrency: a.cfg.Concurrency, ShutdownTimeout: a.cfg.ShutdownTimeout, Log: a.log})
-	if err := srv.Start(w.Mux()); err != nil {
+	if err := srv.Start(mux); err != nil {
 		return nil, fmt.Errorf("start worker: %w", err)
 	}
 	a.log.Info("worker started", "concurrency", a.cfg.Concurrency, "worker", host, "isolation", workspace.Isolation())

@@ -1,6 +1,7 @@
 package fakegithub
 
 import (
+	"cmp"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -207,4 +208,47 @@ func (s *Server) addSubIssue(w http.ResponseWriter, r *http.Request, rp *Repo) {
 	n := num(r, "n")
 	rp.subIssues[n] = append(rp.subIssues[n], req.SubIssueID)
 	writeJSON(w, 201, s.issueJSON(rp, rp.issues[n]))
+}
+
+// listIssues is GET /repos/{o}/{r}/issues: open (or state=all|closed)
+// issues and pull requests, filtered by creator, oldest first with
+// sort=created&direction=asc (else newest first), per_page a page with
+// GitHub's Link header to the next.
+func (s *Server) listIssues(w http.ResponseWriter, r *http.Request, rp *Repo) {
+	q := r.URL.Query()
+	state, creator := q.Get("state"), q.Get("creator")
+	if state == "" {
+		state = "open"
+	}
+	var all []map[string]any
+	keep := func(st, author string) bool {
+		return (state == "all" || st == state) && (creator == "" || author == creator)
+	}
+	for _, n := range sortedKeys(rp.issues) {
+		if is := rp.issues[n]; keep(is.State, is.Author) {
+			all = append(all, s.issueJSON(rp, is))
+		}
+	}
+	for _, n := range sortedKeys(rp.pulls) {
+		if p := rp.pulls[n]; keep(p.State, p.Author) {
+			all = append(all, map[string]any{"number": p.Number, "title": p.Title, "body": p.Body, "state": p.State,
+				"user": user(p.Author), "labels": labelsJSON(p.Labels), "pull_request": map[string]any{}})
+		}
+	}
+	slices.SortFunc(all, func(a, b map[string]any) int { return a["number"].(int) - b["number"].(int) })
+	if q.Get("direction") != "asc" {
+		slices.Reverse(all)
+	}
+	per, _ := strconv.Atoi(q.Get("per_page"))
+	page, _ := strconv.Atoi(q.Get("page"))
+	per, page = cmp.Or(per, 30), max(page, 1)
+	from, to := min((page-1)*per, len(all)), min(page*per, len(all))
+	if to < len(all) {
+		next := *r.URL
+		nq := next.Query()
+		nq.Set("page", strconv.Itoa(page+1))
+		next.RawQuery = nq.Encode()
+		w.Header().Set("Link", fmt.Sprintf(`<%s%s>; rel="next"`, s.base(r), next.RequestURI()))
+	}
+	writeJSON(w, 200, append([]map[string]any{}, all[from:to]...))
 }

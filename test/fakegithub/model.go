@@ -129,6 +129,13 @@ func (s *Server) SetTitle(repo string, n int, title string) {
 	s.repos[repo].issues[n].Title = title
 }
 
+// SetBody replaces an issue's body, as a person editing it would.
+func (s *Server) SetBody(repo string, n int, body string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.repos[repo].issues[n].Body = body
+}
+
 // CloseIssue closes an issue.
 func (s *Server) CloseIssue(repo string, n int) {
 	s.mu.Lock()

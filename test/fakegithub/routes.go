@@ -18,6 +18,7 @@ func (s *Server) routes() http.Handler {
 	m.HandleFunc("GET /repos/{owner}/{repo}/issues/{n}", s.repo(s.getIssue))
 	m.HandleFunc("PATCH /repos/{owner}/{repo}/issues/{n}", s.repo(s.editIssue))
 	m.HandleFunc("POST /repos/{owner}/{repo}/issues", s.repo(s.createIssue))
+	m.HandleFunc("GET /repos/{owner}/{repo}/issues", s.repo(s.listIssues))
 	m.HandleFunc("GET /repos/{owner}/{repo}/issues/{n}/comments", s.repo(s.listComments))
 	m.HandleFunc("POST /repos/{owner}/{repo}/issues/{n}/comments", s.repo(s.createComment))
 	m.HandleFunc("PATCH /repos/{owner}/{repo}/issues/comments/{id}", s.repo(s.editComment))
