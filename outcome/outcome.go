@@ -93,6 +93,10 @@ type Record struct {
 	// Egress are the connections this attempt's sandboxes asked Warden's
 	// egress proxy for (the first maxEgress), allowed or not.
 	Egress []Egress `json:"egress,omitempty"`
+
+	// Guidance is what writers told this attempt with `/warden steer`, in
+	// the order it reached the run (guidance.go).
+	Guidance []Guidance `json:"guidance,omitempty"`
 }
 
 // Egress is one connection a sandbox asked for.

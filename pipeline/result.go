@@ -25,6 +25,7 @@ func (a *attempt) result(ctx context.Context, err error) Result {
 	rec.CostUSD, rec.Tokens = u.CostUSD, u.InputTokens+u.OutputTokens
 	rec.SpentUSD, rec.BudgetUSD = a.spend(ctx)
 	rec.Egress = a.egress.list()
+	rec.Guidance = a.guidanceRecord()
 	res := Result{Details: comments.Details{ToolOutput: a.output, ToolOutputTitle: a.outTitle}}
 	var end *ending
 	var deferErr *supervisor.DeferError

@@ -36,7 +36,7 @@ func (a *attempt) live(ctx context.Context, call func() error) error {
 
 func (a *attempt) askEdit(ctx context.Context, stage, prompt string) error {
 	return a.live(ctx, func() error {
-		_, err := a.session.Edit(ctx, stage, prompt, a.apply)
+		_, err := a.session.Edit(ctx, stage, prompt+a.guidanceBlock(), a.apply)
 		return err
 	})
 }
@@ -44,7 +44,9 @@ func (a *attempt) askEdit(ctx context.Context, stage, prompt string) error {
 func (a *attempt) askPlan(ctx context.Context, feedback string) (agent.Plan, error) {
 	var plan agent.Plan
 	err := a.live(ctx, func() (err error) {
-		plan, err = a.session.Plan(ctx, a.planInput(ctx, feedback))
+		in := a.planInput(ctx, feedback)
+		in.Guidance = a.guidanceBlock()
+		plan, err = a.session.Plan(ctx, in)
 		return err
 	})
 	return plan, err
@@ -53,6 +55,7 @@ func (a *attempt) askPlan(ctx context.Context, feedback string) (agent.Plan, err
 func (a *attempt) askReview(ctx context.Context, in agent.ReviewInput) (agent.Review, error) {
 	var rv agent.Review
 	err := a.live(ctx, func() (err error) {
+		in.Guidance = a.guidanceBlock()
 		rv, err = a.session.Review(ctx, in)
 		return err
 	})

@@ -46,6 +46,11 @@ type Router struct {
 	Refusals refusalLimiter
 	// Followups keeps feedback on Warden's PRs; nil turns follow-ups off.
 	Followups feedbackStore
+	// Steer keeps writers' `/warden steer` guidance and plans awaiting
+	// `/warden approve`; Runs tells whether a run is in progress. Nil
+	// answers those commands as unavailable.
+	Steer steerBox
+	Runs  liveRuns
 }
 
 // Route decides what a delivery means. Errors are ErrMalformed or a failure
