@@ -120,7 +120,7 @@ func TestAwaitingPlanSteerApproveCancel(t *testing.T) {
 		t.Fatalf("steer while awaiting: awaiting %v runs %+v notes %+v", s.awaiting, r.q.runs, s.notes)
 	}
 	s.awaiting = true
-	r.post(t, "issue_comment", "a2", comment(t, "/warden approve", "Codertocat", "warden:evolution"), nil)
+	r.post(t, "issue_comment", "a2", comment(t, "Looks right.\n/warden approve", "Codertocat", "warden:evolution"), nil) // a body of its own: a repeat is a replay
 	if len(r.q.runs) != 2 || r.q.runs[1].Reason != jobs.ReasonApprove || r.q.runs[1].Mode != "evolution" {
 		t.Fatalf("approve: runs %+v", r.q.runs)
 	}
