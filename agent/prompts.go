@@ -60,6 +60,7 @@ type PlanInput struct {
 	Comments  []Comment // trusted comments on the issue
 	Reads     string    // what earlier "read" decisions returned
 	ReadTurns int       // "read" decisions still allowed; 0 = plan now
+	Guidance  string    // RenderGuidance of writers' `/warden steer` notes
 }
 
 // Comment is an issue comment by a user with write, maintain or admin
@@ -87,8 +88,9 @@ type FixInput struct {
 
 // ReviewInput fills the review prompt.
 type ReviewInput struct {
-	Issue IssueInput
-	Diff  string
+	Issue    IssueInput
+	Diff     string
+	Guidance string // RenderGuidance of writers' `/warden steer` notes
 }
 
 // maxQuoted bounds tool output and diffs quoted in prompts (their tails matter most).

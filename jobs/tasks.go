@@ -24,6 +24,8 @@ const (
 // Reasons a run was queued.
 const (
 	ReasonLabel    = "label"
+	ReasonApprove  = "approve" // a writer approved the plan kept for approval
+	ReasonSteer    = "steer"   // a writer steered a run awaiting approval: plan again
 	ReasonRetry    = "retry"
 	ReasonUnblock  = "unblock"
 	ReasonDeferred = "deferred"

@@ -82,6 +82,9 @@ type ModeLimits struct {
 	MaxLines         int  `yaml:"max_lines"`
 	AutoMerge        bool `yaml:"auto_merge"`
 	AllowTestChanges bool `yaml:"allow_test_changes"`
+	// PlanApproval stops each run after Plan until a writer approves the
+	// posted plan (`/warden approve`) or steers a new one.
+	PlanApproval bool `yaml:"plan_approval"`
 }
 
 // Timeouts bound stages, test commands, stalls and heartbeats.
@@ -163,6 +166,7 @@ type Policy struct {
 	AutoMerge        bool
 	RequireApproval  bool
 	AllowTestChanges bool
+	PlanApproval     bool
 	Limits           guards.Limits
 }
 
@@ -173,7 +177,8 @@ func (c Config) Policy(m Mode) Policy {
 		ml = c.Evolution
 	}
 	p := Policy{Mode: m, MaxFiles: ml.MaxFiles, MaxLines: ml.MaxLines, AutoMerge: m == Maintenance && ml.AutoMerge,
-		RequireApproval: m == Evolution, AllowTestChanges: m == Evolution && ml.AllowTestChanges}
+		RequireApproval: m == Evolution, AllowTestChanges: m == Evolution && ml.AllowTestChanges,
+		PlanApproval: ml.PlanApproval}
 	protected := append([]string{}, AlwaysProtected...)
 	for _, g := range c.ProtectedPaths {
 		if p.AllowTestChanges && contains(TestGlobs, g) {

@@ -96,6 +96,10 @@ type Record struct {
 
 	// Images are the attempt's image pulls, refused or failed ones too.
 	Images []ImagePull `json:"images,omitempty"`
+
+	// Guidance is what writers told this attempt with `/warden steer`, in
+	// the order it reached the run (guidance.go).
+	Guidance []Guidance `json:"guidance,omitempty"`
 }
 
 // ImagePull is one image pull: the reference as named, its registry, the

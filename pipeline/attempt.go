@@ -55,6 +55,10 @@ type attempt struct {
 	// fetched waits for the mirror's fetch setup started (prefetch.go) and
 	// reports whether it succeeded; nil once prepare has used it.
 	fetched func() bool
+
+	guidance []outcome.Guidance // writers' `/warden steer` notes, in arrival order (steer.go)
+	approved bool               // the plan is one a writer approved (approval.go)
+	awaiting bool               // the attempt stopped for plan approval
 }
 
 // ending is a decision that ends an attempt without a failure in the usual

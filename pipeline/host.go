@@ -66,7 +66,7 @@ const (
 )
 
 // States lists every state label, so a new one replaces whichever is set.
-var States = []string{StateQueued, StateRunning, StatePROpen, StateCompleted, StateDeferred, StateDecomposed, StateBlocked, StateRetrying, StateEscalated}
+var States = []string{StateQueued, StateRunning, StatePROpen, StateCompleted, StateDeferred, StateDecomposed, StateBlocked, StateRetrying, StateEscalated, StateAwaitingApproval}
 
 // finalState is the state label an outcome leaves on the issue.
 func finalState(rec outcome.Record) string {

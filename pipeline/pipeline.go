@@ -42,6 +42,9 @@ type Task struct {
 	// Triggered: the run stands for the trigger label (a label, a retry,
 	// a deferral, an unblock); it stops as canceled when the label is gone.
 	Triggered bool
+	// Approved: a writer's `/warden approve` queued the run; it continues
+	// with the plan kept for approval instead of asking for a new one.
+	Approved bool
 }
 
 // hasTrigger reports a trigger label (<prefix>:maintenance or :evolution).
@@ -127,6 +130,9 @@ type Pipeline struct {
 	// Images pulls and unpacks repositories' images (sandbox/image.Store);
 	// nil runs every command on the worker's own system.
 	Images Images
+	// Steer keeps writers' guidance and plans awaiting approval (steer.go,
+	// approval.go); nil: no guidance reaches runs and plan_approval fails closed.
+	Steer Steering
 }
 
 // Images resolves an image reference to an unpacked root file system.

@@ -15,6 +15,10 @@ import (
 // and a plan that still does not fit is decomposed (or escalated without
 // subtasks).
 func (a *attempt) planStage(ctx context.Context) error {
+	if plan, ok := a.approvedPlan(ctx); ok {
+		a.plan = plan
+		return a.decide(ctx, plan) // the guards judge an approved plan again
+	}
 	plan, err := a.planWithReads(ctx, "")
 	if err != nil {
 		return err
@@ -35,7 +39,10 @@ func (a *attempt) planStage(ctx context.Context) error {
 	}
 	a.plan = plan
 	a.notePlan(plan)
-	return a.decide(ctx, plan)
+	if err := a.decide(ctx, plan); err != nil {
+		return err
+	}
+	return a.awaitApproval(ctx, plan)
 }
 
 func (a *attempt) decide(ctx context.Context, plan agent.Plan) error {

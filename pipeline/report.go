@@ -26,6 +26,9 @@ func (a *attempt) report(ctx context.Context, res *Result) {
 	rec := res.Record
 	a.publishTranscript(ctx, rec, &res.Details)
 	state := finalState(rec)
+	if a.awaiting { // the plan comment stands for the outcome comment
+		state = StateAwaitingApproval
+	}
 	note := rec.Summary
 	a.tr.spend(rec.SpentUSD, rec.BudgetUSD)
 	if rec.FailureClass == outcome.Canceled {
@@ -33,7 +36,9 @@ func (a *attempt) report(ctx context.Context, res *Result) {
 	} else {
 		a.tr.finish(ctx, state, note, rec.PR)
 	}
-	if err := a.host.Outcome(ctx, rec, res.Details); err != nil {
+	if a.awaiting {
+		// no outcome comment: the approved run is the same attempt
+	} else if err := a.host.Outcome(ctx, rec, res.Details); err != nil {
 		a.log.Error("outcome comment not posted", "err", err)
 	}
 	if err := a.host.State(ctx, state); err != nil {

@@ -26,6 +26,7 @@ func (a *attempt) result(ctx context.Context, err error) Result {
 	rec.SpentUSD, rec.BudgetUSD = a.spend(ctx)
 	rec.Egress = a.egress.list()
 	rec.Images = a.pulls
+	rec.Guidance = a.guidanceRecord()
 	res := Result{Details: comments.Details{ToolOutput: a.output, ToolOutputTitle: a.outTitle}}
 	var end *ending
 	var deferErr *supervisor.DeferError

@@ -45,6 +45,7 @@ func (a *attempt) stages(ctx context.Context) error {
 // stage runs one try of a stage: the checklist shows it, its duration is
 // measured, and a failure that will be retried shows as running, not failed.
 func (a *attempt) stage(ctx context.Context, name string, fn func(context.Context) error, mayRetry bool) error {
+	a.absorbGuidance(ctx, name)
 	a.tr.stage(ctx, name, "running", "")
 	start := time.Now()
 	err := a.once(ctx, name, fn)

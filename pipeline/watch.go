@@ -38,7 +38,7 @@ func (a *attempt) live(ctx context.Context, call func() error) error {
 func (a *attempt) askEdit(ctx context.Context, stage, prompt string) error {
 	start, before := time.Now(), a.usage()
 	err := a.live(ctx, func() error {
-		_, err := a.session.Edit(ctx, stage, prompt, a.apply)
+		_, err := a.session.Edit(ctx, stage, prompt+a.guidanceBlock(), a.apply)
 		return err
 	})
 	a.noteTurn(stage, start, before, err)
@@ -49,7 +49,9 @@ func (a *attempt) askPlan(ctx context.Context, feedback string) (agent.Plan, err
 	var plan agent.Plan
 	start, before := time.Now(), a.usage()
 	err := a.live(ctx, func() (err error) {
-		plan, err = a.session.Plan(ctx, a.planInput(ctx, feedback))
+		in := a.planInput(ctx, feedback)
+		in.Guidance = a.guidanceBlock()
+		plan, err = a.session.Plan(ctx, in)
 		return err
 	})
 	a.noteTurn("plan", start, before, err)
@@ -60,6 +62,7 @@ func (a *attempt) askReview(ctx context.Context, in agent.ReviewInput) (agent.Re
 	var rv agent.Review
 	start, before := time.Now(), a.usage()
 	err := a.live(ctx, func() (err error) {
+		in.Guidance = a.guidanceBlock()
 		rv, err = a.session.Review(ctx, in)
 		return err
 	})

@@ -107,7 +107,9 @@ func (r *Runner) Run(ctx context.Context, p jobs.RunPayload, at jobs.Attempt) jo
 		ID: id, Delivery: p.Delivery, Repo: p.Repo, RepoID: p.RepoID, Issue: p.Issue, Mode: p.Mode, Title: p.Title, Body: p.Body,
 		CloneURL: host.CloneURL, DefaultBranch: p.DefaultBranch, Token: token, Installation: p.Installation,
 		Deferrals: p.Deferrals, Depth: p.Depth, Final: at.Final,
-		Triggered: p.Reason == jobs.ReasonLabel || p.Reason == jobs.ReasonRetry || p.Reason == jobs.ReasonDeferred || p.Reason == jobs.ReasonUnblock,
+		Triggered: p.Reason == jobs.ReasonLabel || p.Reason == jobs.ReasonRetry || p.Reason == jobs.ReasonDeferred || p.Reason == jobs.ReasonUnblock ||
+			p.Reason == jobs.ReasonApprove || p.Reason == jobs.ReasonSteer,
+		Approved: p.Reason == jobs.ReasonApprove,
 	}
 	host.Poster.Remember = true // the attempt is the only writer of its Warden comments
 	host.StatusLock = StatusLock(r.Locks, r.Log, p.Repo, p.Issue)

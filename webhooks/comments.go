@@ -18,26 +18,45 @@ var htmlComment = regexp.MustCompile(`(?s)<!--.*?-->`)
 
 // Commands returns the slash commands in a comment body: one per line, the
 // line holding only `/<prefix> <verb>`, outside HTML comments and quotes.
+// `/<prefix> steer <text>` is the last command: the rest of the comment is
+// its text (SteerText), never more commands.
 func Commands(prefix, body string) []string {
-	body = htmlComment.ReplaceAllString(body, "")
-	var out []string
+	cmds, _ := scan(prefix, body)
+	return cmds
+}
+
+// SteerText is the text of a comment's `/<prefix> steer`: the rest of its
+// line and every line after it.
+func SteerText(prefix, body string) string {
+	_, text := scan(prefix, body)
+	return text
+}
+
+func scan(prefix, body string) (cmds []string, steerText string) {
+	lines := strings.Split(htmlComment.ReplaceAllString(body, ""), "\n")
 	inFence := false
-	for _, line := range strings.Split(body, "\n") {
+	for i, line := range lines {
 		line = strings.TrimSpace(line)
 		if strings.HasPrefix(line, "```") {
 			inFence = !inFence
 			continue
 		}
 		f := strings.Fields(line)
-		if inFence || len(f) != 2 || f[0] != "/"+prefix {
+		if inFence || len(f) < 2 || f[0] != "/"+prefix {
 			continue
 		}
+		if f[1] == "steer" {
+			rest := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(strings.TrimPrefix(line, f[0])), "steer"))
+			return append(cmds, "steer"), strings.TrimSpace(strings.Join(append([]string{rest}, lines[i+1:]...), "\n"))
+		}
 		switch f[1] {
-		case "retry", "cancel", "status", "resume":
-			out = append(out, f[1])
+		case "retry", "cancel", "status", "resume", "approve":
+			if len(f) == 2 {
+				cmds = append(cmds, f[1])
+			}
 		}
 	}
-	return out
+	return cmds, ""
 }
 
 func (r *Router) issueComment(ctx context.Context, d Delivery) (Decision, error) {
@@ -70,7 +89,7 @@ func (r *Router) issueComment(ctx context.Context, d Delivery) (Decision, error)
 	}
 	var last Decision
 	for _, cmd := range cmds {
-		dec, err := r.command(ctx, ic, cmd, d.ID)
+		dec, err := r.command(ctx, ic, cmd, d.ID, ev.Comment.Body)
 		if err != nil {
 			return Decision{}, err
 		}
@@ -79,8 +98,12 @@ func (r *Router) issueComment(ctx context.Context, d Delivery) (Decision, error)
 	return last, nil
 }
 
-func (r *Router) command(ctx context.Context, ic issueContext, cmd, delivery string) (Decision, error) {
+func (r *Router) command(ctx context.Context, ic issueContext, cmd, delivery, body string) (Decision, error) {
 	switch cmd {
+	case "steer":
+		return r.steer(ctx, ic, SteerText(r.Prefix, body), delivery)
+	case "approve":
+		return r.approve(ctx, ic, delivery)
 	case "retry":
 		mode, ambiguous := r.issueMode(ic.issue)
 		if mode == "" || ambiguous {

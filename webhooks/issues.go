@@ -123,7 +123,7 @@ func (r *Router) cancel(ctx context.Context, ic issueContext, why string) (Decis
 	case jobs.CancelRequested:
 		return ok("running task asked to stop"), nil
 	}
-	return ignored("nothing to cancel"), nil
+	return r.dropAwaiting(ctx, ic, why)
 }
 
 func (r *Router) reply(ctx context.Context, ic issueContext, status, text string) (Decision, error) {

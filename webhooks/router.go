@@ -48,6 +48,11 @@ type Router struct {
 	Followups feedbackStore
 	// Dashboard queues what people do to a dashboard issue; nil ignores it.
 	Dashboard dashboardQueue
+	// Steer keeps writers' `/warden steer` guidance and plans awaiting
+	// `/warden approve`; Runs tells whether a run is in progress. Nil
+	// answers those commands as unavailable.
+	Steer steerBox
+	Runs  liveRuns
 }
 
 // Route decides what a delivery means. Errors are ErrMalformed or a failure

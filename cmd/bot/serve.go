@@ -22,6 +22,7 @@ import (
 	"github.com/warden-bot/warden/logging"
 	"github.com/warden-bot/warden/metrics"
 	"github.com/warden-bot/warden/operator"
+	"github.com/warden-bot/warden/steer"
 	"github.com/warden-bot/warden/web"
 	"github.com/warden-bot/warden/webhooks"
 )
@@ -176,7 +177,7 @@ func (a *app) echo(surface web.Surface) *echo.Echo {
 
 func (a *app) webhookHandler() *webhooks.Handler {
 	r := &webhooks.Router{Prefix: a.cfg.LabelPrefix, Queue: a.queue, Log: a.log, Followups: followup.NewStore(a.backend.RDB),
-		Refusals: jobs.NewFlags(a.backend.RDB), Dashboard: a.queue}
+		Refusals: jobs.NewFlags(a.backend.RDB), Dashboard: a.queue, Steer: steer.NewStore(a.backend.RDB), Runs: a.queue}
 	if a.gh != nil {
 		r.App = a.gh
 		r.Perms = githubapp.NewPermissionCache(a.gh, 30*time.Second)

@@ -8,6 +8,7 @@ import (
 	"github.com/warden-bot/warden/runner"
 	"github.com/warden-bot/warden/sandbox/image"
 	"github.com/warden-bot/warden/sessions"
+	"github.com/warden-bot/warden/steer"
 	"github.com/warden-bot/warden/workspace"
 )
 
@@ -33,5 +34,6 @@ func (a *app) newPipeline(ws *workspace.Manager) (*pipeline.Pipeline, error) {
 		Workspace: ws, NewTaskSession: newTask, Spent: sessions.TaskSpent(ledger), Prefix: a.cfg.LabelPrefix, Log: a.log, Metrics: a.metrics,
 		Counter: jobs.NewCounter(a.backend.RDB), Spawn: h.Spawn, OnOutcome: h.OnOutcome, OnTranscript: h.OnTranscript, Tree: h.Tree, OnIntervention: h.OnIntervention,
 		DefaultImage: a.cfg.DefaultImage, Images: &image.Store{Dir: filepath.Join(a.cfg.DataDir, "images"), Registries: registries, Log: a.log},
+		Steer: steer.NewStore(a.backend.RDB),
 	}, nil
 }
