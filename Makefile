@@ -29,9 +29,10 @@ lint:
 	$(GO) run honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION) ./...
 	$(GO) test -count=1 -run 'TestOnlyTrustedReadsTrustedInputs|TestLintCatchesAReadOutsideTrusted' ./trusted
 
-## redteam-mutants: plant each containment bug of test/mutants/redteam.txt in turn; a red-team test must catch every one
+## redteam-mutants: plant each containment bug of test/mutants/redteam*.txt in turn; a red-team test must catch every one (make test runs redteam.txt, the unit-level ones)
 redteam-mutants:
 	@scripts/with-redis.sh $(GO) run ./test/mutants test/mutants/redteam.txt
+	@scripts/with-redis.sh $(GO) run ./test/mutants test/mutants/redteam-e2e.txt
 
 ## bench: the benchmarks, reported as ratios against baselines measured in the same run
 bench:

@@ -10,4 +10,6 @@ scripts/test-deps.sh
 go vet ./...
 scripts/with-redis.sh go test -race -count=1 -timeout 20m ./...
 # Tests that can fail: each planted bug must be caught (test/mutants).
-exec make --no-print-directory redteam-mutants
+# make redteam-mutants also runs test/mutants/redteam-e2e.txt, whose tests
+# each build the bot with the bug in it: too long for every CI run.
+exec scripts/with-redis.sh go run ./test/mutants -timeout 5m test/mutants/redteam.txt
