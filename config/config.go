@@ -20,7 +20,7 @@ type Config struct {
 	PrivateKey     string `env:"WARDEN_PRIVATE_KEY" flag:"private-key" secret:"true" help:"the App's PEM key, inline"`
 	GitHubAPIURL   string `env:"WARDEN_GITHUB_API_URL" flag:"github-api-url" default:"https://api.github.com/" help:"REST base URL (GitHub Enterprise Server, or a test server)"`
 	GitHubURL      string `env:"WARDEN_GITHUB_URL" flag:"github-url" default:"https://github.com/" help:"web URL of GitHub: clones and pushes go to <url><owner>/<name>.git, whatever a payload says (and bot setup on Enterprise Server)"`
-	RedisURL       string `env:"WARDEN_REDIS_URL" flag:"redis-url" help:"redis://, rediss://, redis-sentinel://host:port,host:port?master=NAME or redis-cluster://host:port,host:port URL; empty = an embedded in-process Redis (non-persistent, one process only)"`
+	RedisURL       string `env:"WARDEN_REDIS_URL" flag:"redis-url" help:"redis://, rediss://, redis-sentinel://host:port,host:port?master=NAME or redis-cluster://host:port,host:port URL; empty = an embedded in-process Redis (non-persistent, one process only, on loopback with a password made at start that only this process knows)"`
 	DataDir        string `env:"WARDEN_DATA_DIR" flag:"data-dir" default:"./data" help:"mirror cache and worktrees"`
 	Concurrency    int    `env:"WARDEN_CONCURRENCY" flag:"concurrency" default:"2" help:"pipelines run at once by one worker"`
 	MaxPerRepo     int    `env:"WARDEN_MAX_PER_REPO" flag:"max-per-repo" default:"2" help:"pipelines of one repository run at once across all workers; others wait while other repositories' issues go first"`

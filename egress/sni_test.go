@@ -1,6 +1,7 @@
 package egress
 
 import (
+	"context"
 	"crypto/tls"
 	"fmt"
 	"io"
@@ -8,8 +9,11 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
+	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 )
 
 // Under an allow-list a CONNECT tunnel carries TLS whose server name is the
@@ -20,7 +24,7 @@ func TestProxyChecksTLSServerNameUnderAllowList(t *testing.T) {
 	defer srv.Close()
 	_, port, _ := net.SplitHostPort(srv.Listener.Addr().String())
 	res := &fakeResolver{names: map[string][]netip.Addr{"pkgs.example.org": {netip.MustParseAddr("127.0.0.1")}}}
-	client, seen := egressServe(t, &Proxy{Resolver: res, Check: loopbackIsPublic, Allow: []string{"pkgs.example.org"}})
+	client, conns := egressServeSync(t, &Proxy{Resolver: res, Check: loopbackIsPublic, Allow: []string{"pkgs.example.org"}})
 	tr := client.Transport.(*http.Transport)
 	get := func(sni string) (string, error) {
 		tr.TLSClientConfig = &tls.Config{InsecureSkipVerify: true, ServerName: sni}
@@ -39,7 +43,7 @@ func TestProxyChecksTLSServerNameUnderAllowList(t *testing.T) {
 	if body, err := get("fronted.example.com"); err == nil {
 		t.Fatalf("a tunnel to pkgs.example.org spoke TLS for fronted.example.com: %q", body)
 	}
-	last := (*seen)[len(*seen)-1]
+	last := conns.wait(t, func(c Conn) bool { return c.Verdict == Deny && strings.Contains(c.Reason, "fronted") })
 	if last.Verdict != Deny || !strings.Contains(last.Reason, `"fronted.example.com"`) {
 		t.Fatalf("the fronted tunnel was recorded as %+v", last)
 	}
@@ -54,7 +58,50 @@ func TestProxyChecksTLSServerNameUnderAllowList(t *testing.T) {
 	if strings.Contains(string(all), "served") {
 		t.Fatalf("a plain tunnel under an allow-list reached the server: %q", all)
 	}
-	if last := (*seen)[len(*seen)-1]; last.Verdict != Deny || !strings.Contains(last.Reason, "ClientHello") {
+	if last := conns.wait(t, func(c Conn) bool { return strings.Contains(c.Reason, "ClientHello") }); last.Verdict != Deny {
 		t.Fatalf("the plain tunnel was recorded as %+v", last)
 	}
+}
+
+// seenConns are the connections a proxy reported; a tunnel is reported
+// when it ends, after its client saw the end, so tests wait for it.
+type seenConns struct {
+	mu  sync.Mutex
+	all []Conn
+}
+
+// wait returns the newest reported connection once one matches, or fails
+// the test after five seconds with what was reported.
+func (s *seenConns) wait(t *testing.T, match func(Conn) bool) Conn {
+	t.Helper()
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		s.mu.Lock()
+		all := append([]Conn(nil), s.all...)
+		s.mu.Unlock()
+		if n := len(all); n > 0 && match(all[n-1]) {
+			return all[n-1]
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no matching connection reported: %+v", all)
+			return Conn{}
+		}
+	}
+}
+
+// egressServeSync is egressServe whose reports are read under a lock.
+func egressServeSync(t *testing.T, p *Proxy) (*http.Client, *seenConns) {
+	t.Helper()
+	s := &seenConns{}
+	p.OnConn = func(c Conn) { s.mu.Lock(); s.all = append(s.all, c); s.mu.Unlock() }
+	sock := filepath.Join(t.TempDir(), "egress.sock")
+	stop, err := p.Serve(context.Background(), sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(stop)
+	tr := &http.Transport{
+		Proxy:       http.ProxyURL(mustURL("http://proxy.invalid")),
+		DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) { return net.Dial("unix", sock) },
+	}
+	return &http.Client{Transport: tr}, s
 }

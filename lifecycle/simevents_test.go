@@ -83,6 +83,7 @@ func (s *sim) inline(ctx context.Context, review int64) delivery {
 	m := s.fixture("pull_request_review_comment.created.json", "alice")
 	c := obj(m, "comment")
 	c["id"], c["body"], c["pull_request_review_id"] = id, "please change this", review
+	c["path"], c["commit_id"] = "fix.txt", s.head() // as the fake holds it: a reply must name its comment's path
 	obj(c, "user")["login"] = "alice"
 	s.ownPull(obj(m, "pull_request"), s.head())
 	if !s.merged {
