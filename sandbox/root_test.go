@@ -79,8 +79,9 @@ func TestEgressFromShellOnlyImage(t *testing.T) {
 		it.Entry{Header: tar.Header{Name: "usr/bin/sh", Typeflag: tar.TypeSymlink, Linkname: "busybox"}},
 		it.Entry{Header: tar.Header{Name: "usr/bin/wget", Typeflag: tar.TypeSymlink, Linkname: "busybox"}})
 	img := it.Image(t, []string{"PATH=/usr/bin:/bin"}, it.HostLayer(t, []string{"busybox"}, nil, nil), links)
-	ref := it.Push(t, it.Registry(t)+"/shell-only:1", img)
-	s := &image.Store{Dir: filepath.Join(t.TempDir(), "images"), Keychain: authn.NewMultiKeychain()}
+	host := it.Registry(t)
+	ref := it.Push(t, host+"/shell-only:1", img)
+	s := &image.Store{Dir: filepath.Join(t.TempDir(), "images"), Registries: []string{host}, Keychain: authn.NewMultiKeychain()}
 	root, err := s.Pull(context.Background(), ref)
 	if err != nil {
 		t.Fatal(err)

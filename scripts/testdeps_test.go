@@ -59,7 +59,7 @@ echo "$*" >> `+calls+`
 [[ "$1" == install ]] || exit 0
 pkg="${@: -1}"
 [[ "$pkg" == "`+r.aptFails+`" ]] && { echo "E: Unable to locate package $pkg"; exit 100; }
-case "$pkg" in bubblewrap) cmd=bwrap ;; *) cmd="$pkg" ;; esac
+case "$pkg" in bubblewrap) cmd=bwrap ;; busybox-static) cmd=busybox ;; *) cmd="$pkg" ;; esac
 printf '#!/bin/bash\n' > "`+bin+`/$cmd"; /bin/chmod +x "`+bin+`/$cmd"
 `)
 	}
