@@ -70,10 +70,12 @@ func parse(text string) ([]mutant, error) {
 	return out, nil
 }
 
-// joinLines drops the blank lines that separate entries from the end of a
-// section: find and replace texts are whole lines.
+// joinLines drops the blank lines and "# " comments that separate entries
+// from the end of a section (a comment before the next entry names its
+// group): find and replace texts are whole lines of Go, which never start
+// with "# ".
 func joinLines(ls []string) string {
-	for len(ls) > 0 && strings.TrimSpace(ls[len(ls)-1]) == "" {
+	for len(ls) > 0 && (strings.TrimSpace(ls[len(ls)-1]) == "" || strings.HasPrefix(ls[len(ls)-1], "# ")) {
 		ls = ls[:len(ls)-1]
 	}
 	if len(ls) == 0 {

@@ -7,7 +7,7 @@ import (
 )
 
 func TestParse(t *testing.T) {
-	text := "# a comment\n\n=== no-check: the check removed\nfile: a/b.go\ntest: ./a -run 'TestX|TestY'\n--- find\n\tif bad {\n\t\treturn err\n\t}\n--- replace\n\n=== two: x\nfile: c.go\ntest: ./c\n--- find\nA\n--- replace\nB\n\n"
+	text := "# a comment\n\n=== no-check: the check removed\nfile: a/b.go\ntest: ./a -run 'TestX|TestY'\n--- find\n\tif bad {\n\t\treturn err\n\t}\n--- replace\n\n# the next group\n=== two: x\nfile: c.go\ntest: ./c\n--- find\nA\n--- replace\nB\n\n# trailing\n"
 	ms, err := parse(text)
 	if err != nil {
 		t.Fatal(err)
