@@ -4,6 +4,7 @@ import (
 	"archive/tar"
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -70,14 +71,16 @@ func TestImagePathThroughLinkNotBound(t *testing.T) {
 	}
 }
 
-// An image with nothing but a static busybox (no socat, no libc) still has
-// its way out: a request through $http_proxy reaches Warden's egress proxy,
-// which judges it (10.0.0.0/8 is refused).
+// An image with nothing but a static busybox shell and one static client
+// (no socat, no libc) still has its way out: a request through $http_proxy
+// reaches Warden's egress proxy, which judges it (10.0.0.0/8 is refused).
+// The client is a static Go program: busybox's own wget is linked against
+// a static glibc whose resolver crashes without the image's NSS files.
 func TestEgressFromShellOnlyImage(t *testing.T) {
 	staticHelper(t)
 	links := it.Layer(t,
 		it.Entry{Header: tar.Header{Name: "usr/bin/sh", Typeflag: tar.TypeSymlink, Linkname: "busybox"}},
-		it.Entry{Header: tar.Header{Name: "usr/bin/wget", Typeflag: tar.TypeSymlink, Linkname: "busybox"}})
+		it.Entry{Header: tar.Header{Name: "usr/bin/fetch", Mode: 0o755}, Body: staticFetch(t)})
 	img := it.Image(t, []string{"PATH=/usr/bin:/bin"}, it.HostLayer(t, []string{"busybox"}, nil, nil), links)
 	host := it.Registry(t)
 	ref := it.Push(t, host+"/shell-only:1", img)
@@ -88,7 +91,7 @@ func TestEgressFromShellOnlyImage(t *testing.T) {
 	}
 	var mu sync.Mutex
 	var seen []egress.Conn
-	_, out := try(t, Profile{Argv: []string{"sh", "-c", "wget -q -T 5 -O- http://10.9.8.7/simple/; echo wget-exit=$?"},
+	_, out := try(t, Profile{Argv: []string{"sh", "-c", "fetch http://10.9.8.7/simple/; echo fetch-exit=$?"},
 		Tree: Tree{Dir: t.TempDir()}, Root: root.Dir, Env: root.Env, Network: Egress,
 		Egress: EgressPolicy{OnConn: func(c egress.Conn) { mu.Lock(); seen = append(seen, c); mu.Unlock() }}})
 	mu.Lock()
@@ -96,4 +99,38 @@ func TestEgressFromShellOnlyImage(t *testing.T) {
 	if len(seen) != 1 || seen[0].Host != "10.9.8.7" || seen[0].Verdict != egress.Deny {
 		t.Fatalf("the request did not reach the egress proxy: %+v\n%s", seen, out)
 	}
+}
+
+// staticFetch builds a static HTTP client that honours $http_proxy.
+func staticFetch(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module fetch\n\ngo 1.22\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "main.go"), []byte(`package main
+
+import (
+	"fmt"
+	"net/http"
+	"os"
+)
+
+func main() {
+	resp, err := http.Get(os.Args[1])
+	if err != nil {
+		fmt.Println("fetch:", err)
+		os.Exit(1)
+	}
+	fmt.Println(resp.Status)
+}
+`), 0o644)
+	cmd := exec.Command("go", "build", "-o", "fetch", ".")
+	cmd.Dir, cmd.Env = dir, append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("build the static client: %v\n%s", err, out)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "fetch"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }
