@@ -4,7 +4,6 @@ import (
 	"archive/tar"
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -74,13 +73,12 @@ func TestImagePathThroughLinkNotBound(t *testing.T) {
 // An image with nothing but a static busybox shell and one static client
 // (no socat, no libc) still has its way out: a request through $http_proxy
 // reaches Warden's egress proxy, which judges it (10.0.0.0/8 is refused).
-// The client is a static Go program: busybox's own wget is linked against
-// a static glibc whose resolver crashes without the image's NSS files.
+// The client is a static Go program (it.StaticClient).
 func TestEgressFromShellOnlyImage(t *testing.T) {
 	staticHelper(t)
 	links := it.Layer(t,
 		it.Entry{Header: tar.Header{Name: "usr/bin/sh", Typeflag: tar.TypeSymlink, Linkname: "busybox"}},
-		it.Entry{Header: tar.Header{Name: "usr/bin/fetch", Mode: 0o755}, Body: staticFetch(t)})
+		it.Entry{Header: tar.Header{Name: "usr/bin/fetch", Mode: 0o755}, Body: it.StaticClient(t)})
 	img := it.Image(t, []string{"PATH=/usr/bin:/bin"}, it.HostLayer(t, []string{"busybox"}, nil, nil), links)
 	host := it.Registry(t)
 	ref := it.Push(t, host+"/shell-only:1", img)
@@ -99,38 +97,4 @@ func TestEgressFromShellOnlyImage(t *testing.T) {
 	if len(seen) != 1 || seen[0].Host != "10.9.8.7" || seen[0].Verdict != egress.Deny {
 		t.Fatalf("the request did not reach the egress proxy: %+v\n%s", seen, out)
 	}
-}
-
-// staticFetch builds a static HTTP client that honours $http_proxy.
-func staticFetch(t *testing.T) string {
-	t.Helper()
-	dir := t.TempDir()
-	os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module fetch\n\ngo 1.22\n"), 0o644)
-	os.WriteFile(filepath.Join(dir, "main.go"), []byte(`package main
-
-import (
-	"fmt"
-	"net/http"
-	"os"
-)
-
-func main() {
-	resp, err := http.Get(os.Args[1])
-	if err != nil {
-		fmt.Println("fetch:", err)
-		os.Exit(1)
-	}
-	fmt.Println(resp.Status)
-}
-`), 0o644)
-	cmd := exec.Command("go", "build", "-o", "fetch", ".")
-	cmd.Dir, cmd.Env = dir, append(os.Environ(), "CGO_ENABLED=0")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("build the static client: %v\n%s", err, out)
-	}
-	b, err := os.ReadFile(filepath.Join(dir, "fetch"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
 }

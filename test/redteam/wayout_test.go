@@ -20,16 +20,18 @@ import (
 	"github.com/warden-bot/warden/test/harness"
 )
 
-// wayoutShellImage is an image with nothing but a static busybox (sh and
-// wget): no socat, no libc, nothing of the worker's.
+// wayoutShellImage is an image with nothing but a static busybox shell and
+// a static HTTP client (it.StaticClient): no socat, no libc, nothing of
+// the worker's.
 func wayoutShellImage(t *testing.T) image.Root {
 	t.Helper()
 	links := it.Layer(t,
 		it.Entry{Header: tar.Header{Name: "usr/bin/sh", Typeflag: tar.TypeSymlink, Linkname: "busybox"}},
-		it.Entry{Header: tar.Header{Name: "usr/bin/wget", Typeflag: tar.TypeSymlink, Linkname: "busybox"}})
+		it.Entry{Header: tar.Header{Name: "usr/bin/fetch", Mode: 0o755}, Body: it.StaticClient(t)})
 	img := it.Image(t, []string{"PATH=/usr/bin:/bin"}, it.HostLayer(t, []string{"busybox"}, nil, nil), links)
-	ref := it.Push(t, it.Registry(t)+"/shell-only:1", img)
-	s := &image.Store{Dir: filepath.Join(t.TempDir(), "images"), Keychain: authn.NewMultiKeychain()}
+	host := it.Registry(t)
+	ref := it.Push(t, host+"/shell-only:1", img)
+	s := &image.Store{Dir: filepath.Join(t.TempDir(), "images"), Registries: []string{host}, Keychain: authn.NewMultiKeychain()}
 	root, err := s.Pull(context.Background(), ref)
 	if err != nil {
 		t.Fatal(err)
@@ -50,7 +52,7 @@ func TestEgressFromImageWithOnlyAShell(t *testing.T) {
 	var out strings.Builder
 	r := sandbox.Run(context.Background(), sandbox.Profile{Kind: sandbox.Setup, Tree: sandbox.Tree{Dir: t.TempDir()}, Root: root.Dir,
 		Env: root.Env, Network: sandbox.Egress, Timeout: time.Minute, Stdout: &out, Stderr: &out,
-		Argv:   []string{"sh", "-c", "wget -q -T 5 -O- http://10.9.8.7/simple/ ; echo wget-exit=$?"},
+		Argv:   []string{"sh", "-c", "fetch http://10.9.8.7/simple/ ; echo fetch-exit=$?"},
 		Egress: sandbox.EgressPolicy{OnConn: func(c egress.Conn) { mu.Lock(); seen = append(seen, c); mu.Unlock() }}})
 	mu.Lock()
 	defer mu.Unlock()
