@@ -89,9 +89,9 @@ func (m *mutant) check() error {
 	case m.Name == "" || strings.ContainsAny(m.Name, " \t"):
 		return fmt.Errorf("a mutant needs a one-word name")
 	case m.File == "":
-		return fmt.Errorf("no file:")
+		return fmt.Errorf("no file line")
 	case m.Test == "":
-		return fmt.Errorf("no test:")
+		return fmt.Errorf("no test line")
 	case m.Find == "":
 		return fmt.Errorf("no --- find text")
 	case m.Find == m.Replace:
