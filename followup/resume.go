@@ -28,12 +28,10 @@ func (r *Runner) OpenPR(ctx context.Context, host *pipeline.GitHubHost, p jobs.R
 	if err != nil {
 		return nil, "", err
 	}
-	if n == 0 {
+	found := n == 0
+	if found {
 		if n, err = r.findOpenPR(ctx, host, p.Issue); err != nil || n == 0 {
 			return nil, "", err
-		}
-		if err := r.Store.SetIssuePR(ctx, p.Repo, p.Issue, n); err != nil {
-			r.Log.Warn("open PR found on GitHub not remembered", "repo", p.Repo, "issue", p.Issue, "pr", n, "err", err)
 		}
 	}
 	pr, _, err := host.Client.PullRequests.Get(ctx, host.Owner, host.Name, n)
@@ -44,7 +42,21 @@ func (r *Runner) OpenPR(ctx context.Context, host *pipeline.GitHubHost, p jobs.R
 		return nil, "", nil
 	}
 	by, err := r.Store.Held(ctx, p.Repo, n)
-	return pr, by, err
+	if err != nil || !found || by != "" {
+		return pr, by, err
+	}
+	// Found on GitHub only: the run that opened it died before it ended
+	// (a kill in Release). While its head is Warden's own commit, nothing
+	// of a person's is on the branch, and the run starts afresh from the
+	// base as that run did; anyone else's head is continued, never
+	// force-pushed over.
+	if own, err := r.ownHead(ctx, host, pr); err != nil || own {
+		return nil, "", err
+	}
+	if err := r.Store.SetIssuePR(ctx, p.Repo, p.Issue, n); err != nil {
+		r.Log.Warn("open PR found on GitHub not remembered", "repo", p.Repo, "issue", p.Issue, "pr", n, "err", err)
+	}
+	return pr, "", nil
 }
 
 // findOpenPR is the number of the issue's open Warden PR as GitHub lists
@@ -70,6 +82,16 @@ func (r *Runner) findOpenPR(ctx context.Context, host *pipeline.GitHubHost, issu
 	}
 	// More open PRs than Warden reads: unknown is not "none".
 	return 0, fmt.Errorf("list open PRs of %s/%s for #%d: more than %d pages", host.Owner, host.Name, issue, maxPRPages)
+}
+
+// ownHead reports whether the PR's head commit is Warden's: authored by
+// its bot, as Warden commits (git or the Git Database API).
+func (r *Runner) ownHead(ctx context.Context, host *pipeline.GitHubHost, pr *github.PullRequest) (bool, error) {
+	c, _, err := host.Client.Repositories.GetCommit(ctx, host.Owner, host.Name, pr.GetHead().GetSHA(), nil)
+	if err != nil {
+		return false, fmt.Errorf("read the head of PR #%d: %w", pr.GetNumber(), err)
+	}
+	return c.GetAuthor().GetLogin() == host.BotLogin || c.GetCommit().GetAuthor().GetName() == host.BotLogin, nil
 }
 
 // maxPRPages bounds the open-PR listing (100 a page).

@@ -38,9 +38,9 @@ var followupPoints = []followupPoint{
 			return sha != c.pr.HeadSHA && sha == branchHead(c)
 		})
 	}},
-	{"before the replies", func(c *prCase) func() bool { return c.s.gh.Arm("POST", c.path("comments/")) }},
-	{"between the two replies", func(c *prCase) func() bool { return c.s.gh.ArmNth("POST", c.path("comments/"), 2) }},
-	{"after a reply, before it is recorded", func(c *prCase) func() bool { return c.s.gh.ArmAnswer("POST", c.path("comments/")) }},
+	{"before the replies", func(c *prCase) func() bool { return c.s.gh.Arm("POST", c.path("comments")) }},
+	{"between the two replies", func(c *prCase) func() bool { return c.s.gh.ArmNth("POST", c.path("comments"), 2) }},
+	{"after a reply, before it is recorded", func(c *prCase) func() bool { return c.s.gh.ArmAnswer("POST", c.path("comments")) }},
 }
 
 // branchHead is the case's branch head in the repository, "" when unread.

@@ -152,7 +152,9 @@ func TestGoRepoOnlyInImage(t *testing.T) {
 	files := calcRepo()
 	files["calc/image_test.go"] = "package calc\n\nimport (\n\t\"os\"\n\t\"testing\"\n)\n\nfunc TestInImage(t *testing.T) {\n\tb, err := os.ReadFile(\"" + langMarker + "\")\n\tif err != nil || string(b) != \"go image\\n\" {\n\t\tt.Fatalf(\"not in the image: %q %v\", b, err)\n\t}\n}\n"
 	files[".devcontainer/devcontainer.json"] = "{\n  // the toolchain image\n  \"image\": \"" + ref + "\",\n}\n"
-	w := newWorld(t, files)
+	// Its loopback registry is named (WARDEN_IMAGE_REGISTRIES); the image
+	// itself comes from the repository's devcontainer.json, not a default.
+	w := newWorld(t, files, func(env map[string]string) { env["WARDEN_IMAGE_REGISTRIES"] = strings.SplitN(ref, "/", 2)[0] })
 	w.Model.Script(happyScript)
 	w.Label(33, "Add returns the difference", "fix it", "warden:maintenance", "alice")
 	rec := w.OutcomeOf(33, 300*time.Second)
