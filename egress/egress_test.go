@@ -88,6 +88,13 @@ func egressServe(t *testing.T, p *Proxy) (*http.Client, *[]Conn) {
 	var mu sync.Mutex
 	var seen []Conn
 	p.OnConn = func(c Conn) { mu.Lock(); seen = append(seen, c); mu.Unlock() }
+	return serveProxy(t, p), &seen
+}
+
+// serveProxy serves p on a Unix socket for the test and returns a client
+// that goes through it.
+func serveProxy(t *testing.T, p *Proxy) *http.Client {
+	t.Helper()
 	sock := filepath.Join(t.TempDir(), "egress.sock")
 	stop, err := p.Serve(context.Background(), sock)
 	if err != nil {
@@ -98,7 +105,7 @@ func egressServe(t *testing.T, p *Proxy) (*http.Client, *[]Conn) {
 		Proxy:       http.ProxyURL(mustURL("http://proxy.invalid")),
 		DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) { return net.Dial("unix", sock) },
 	}
-	return &http.Client{Transport: tr}, &seen
+	return &http.Client{Transport: tr}
 }
 
 // loopbackIsPublic stands in for the internet: the test's server on

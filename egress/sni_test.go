@@ -1,7 +1,6 @@
 package egress
 
 import (
-	"context"
 	"crypto/tls"
 	"fmt"
 	"io"
@@ -9,7 +8,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -93,15 +91,5 @@ func egressServeSync(t *testing.T, p *Proxy) (*http.Client, *seenConns) {
 	t.Helper()
 	s := &seenConns{}
 	p.OnConn = func(c Conn) { s.mu.Lock(); s.all = append(s.all, c); s.mu.Unlock() }
-	sock := filepath.Join(t.TempDir(), "egress.sock")
-	stop, err := p.Serve(context.Background(), sock)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(stop)
-	tr := &http.Transport{
-		Proxy:       http.ProxyURL(mustURL("http://proxy.invalid")),
-		DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) { return net.Dial("unix", sock) },
-	}
-	return &http.Client{Transport: tr}, s
+	return serveProxy(t, p), s
 }
