@@ -76,12 +76,7 @@ func TestImagePathThroughLinkNotBound(t *testing.T) {
 // The client is a static Go program (it.StaticClient).
 func TestEgressFromShellOnlyImage(t *testing.T) {
 	staticHelper(t)
-	links := it.Layer(t,
-		it.Entry{Header: tar.Header{Name: "usr/bin/sh", Typeflag: tar.TypeSymlink, Linkname: "busybox"}},
-		it.Entry{Header: tar.Header{Name: "usr/bin/fetch", Mode: 0o755}, Body: it.StaticClient(t)})
-	img := it.Image(t, []string{"PATH=/usr/bin:/bin"}, it.HostLayer(t, []string{"busybox"}, nil, nil), links)
-	host := it.Registry(t)
-	ref := it.Push(t, host+"/shell-only:1", img)
+	ref, host := it.ShellOnly(t)
 	s := &image.Store{Dir: filepath.Join(t.TempDir(), "images"), Registries: []string{host}, Keychain: authn.NewMultiKeychain()}
 	root, err := s.Pull(context.Background(), ref)
 	if err != nil {

@@ -4,7 +4,6 @@ package redteam
 // sandbox's way out and its caps come from Warden, never from the image.
 
 import (
-	"archive/tar"
 	"context"
 	"path/filepath"
 	"strings"
@@ -25,12 +24,7 @@ import (
 // the worker's.
 func wayoutShellImage(t *testing.T) image.Root {
 	t.Helper()
-	links := it.Layer(t,
-		it.Entry{Header: tar.Header{Name: "usr/bin/sh", Typeflag: tar.TypeSymlink, Linkname: "busybox"}},
-		it.Entry{Header: tar.Header{Name: "usr/bin/fetch", Mode: 0o755}, Body: it.StaticClient(t)})
-	img := it.Image(t, []string{"PATH=/usr/bin:/bin"}, it.HostLayer(t, []string{"busybox"}, nil, nil), links)
-	host := it.Registry(t)
-	ref := it.Push(t, host+"/shell-only:1", img)
+	ref, host := it.ShellOnly(t)
 	s := &image.Store{Dir: filepath.Join(t.TempDir(), "images"), Registries: []string{host}, Keychain: authn.NewMultiKeychain()}
 	root, err := s.Pull(context.Background(), ref)
 	if err != nil {

@@ -1,6 +1,7 @@
 package imagetest
 
 import (
+	"archive/tar"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -42,4 +43,17 @@ func main() {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// ShellOnly pushes an image holding nothing but a static busybox shell and
+// StaticClient as `fetch` to a loopback registry; it returns the reference
+// and the registry (for WARDEN_IMAGE_REGISTRIES).
+func ShellOnly(t testing.TB) (ref, registry string) {
+	t.Helper()
+	links := Layer(t,
+		Entry{Header: tar.Header{Name: "usr/bin/sh", Typeflag: tar.TypeSymlink, Linkname: "busybox"}},
+		Entry{Header: tar.Header{Name: "usr/bin/fetch", Mode: 0o755}, Body: StaticClient(t)})
+	img := Image(t, []string{"PATH=/usr/bin:/bin"}, HostLayer(t, []string{"busybox"}, nil, nil), links)
+	registry = Registry(t)
+	return Push(t, registry+"/shell-only:1", img), registry
 }
