@@ -24,15 +24,16 @@ type checkRunner interface {
 type cleaner interface{ Clean(string) string }
 
 // CheckRun creates the completed `Warden` check run on sha, with the
-// outcome in a sentence and the redacted transcript; its page's URL is
-// returned for the outcome comment.
+// outcome in a sentence and the transcript, which the caller redacted
+// once for here and the operator page; its page's URL is returned for the
+// outcome comment.
 func (h *GitHubHost) CheckRun(ctx context.Context, sha, conclusion, summary, text string) (string, error) {
 	now := github.Timestamp{Time: time.Now()}
 	run, _, err := h.Client.Checks.CreateCheckRun(ctx, h.Owner, h.Name, github.CreateCheckRunOptions{
 		Name: CheckRunName, HeadSHA: sha, Status: github.String("completed"), Conclusion: github.String(conclusion),
 		CompletedAt: &now,
 		Output: &github.CheckRunOutput{Title: github.String("Warden's run of #" + fmt.Sprint(h.Number)),
-			Summary: github.String(h.Clean(summary)), Text: github.String(h.Clean(text))},
+			Summary: github.String(h.Clean(summary)), Text: github.String(text)},
 	})
 	if err != nil {
 		return "", fmt.Errorf("create check run on %s@%s: %w", h.repo(), sha, err)
