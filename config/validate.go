@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/warden-bot/warden/redisurl"
+	"github.com/warden-bot/warden/config/redisurl"
 )
 
 var labelPrefixRE = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,29}$`)

@@ -148,7 +148,7 @@ func TestDashboardUsesKnownMetrics(t *testing.T) {
 		t.Fatal(err)
 	}
 	var known string
-	srcs, _ := filepath.Glob("../metrics/*.go")
+	srcs, _ := filepath.Glob("../observe/metrics/*.go")
 	for _, f := range srcs {
 		b, _ := os.ReadFile(f)
 		known += string(b)

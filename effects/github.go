@@ -17,7 +17,7 @@ import (
 
 	"github.com/google/go-github/v60/github"
 	"github.com/shurcooL/githubv4"
-	"github.com/warden-bot/warden/githubapp"
+	"github.com/warden-bot/warden/github/githubapp"
 )
 
 // GitHub performs the effects through one installation's client.

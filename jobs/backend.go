@@ -13,7 +13,7 @@ import (
 	"github.com/alicebob/miniredis/v2"
 	"github.com/hibiken/asynq"
 	"github.com/redis/go-redis/v9"
-	"github.com/warden-bot/warden/redisurl"
+	"github.com/warden-bot/warden/config/redisurl"
 )
 
 // Backend is the Redis Warden runs on: asynq's connection options and a

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/google/go-github/v60/github"
-	"github.com/warden-bot/warden/githubapp"
+	"github.com/warden-bot/warden/github/githubapp"
 )
 
 // approval sets warden/mode on an evolution PR's head: success only for an

@@ -7,7 +7,7 @@ import (
 
 	"github.com/google/go-github/v60/github"
 	"github.com/shurcooL/githubv4"
-	"github.com/warden-bot/warden/githubapp"
+	"github.com/warden-bot/warden/github/githubapp"
 )
 
 // configPath is the repository's Warden configuration, read from the base

@@ -12,10 +12,10 @@ import (
 	"strings"
 
 	"github.com/google/go-github/v60/github"
-	"github.com/warden-bot/warden/branchrules"
 	"github.com/warden-bot/warden/comments"
 	"github.com/warden-bot/warden/effects"
 	"github.com/warden-bot/warden/followup"
+	"github.com/warden-bot/warden/github/branchrules"
 	"github.com/warden-bot/warden/jobs"
 	"github.com/warden-bot/warden/pipeline"
 )

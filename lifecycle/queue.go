@@ -7,8 +7,8 @@ import (
 	"strings"
 
 	"github.com/google/go-github/v60/github"
-	"github.com/warden-bot/warden/branchrules"
 	"github.com/warden-bot/warden/effects"
+	"github.com/warden-bot/warden/github/branchrules"
 )
 
 // enqueue puts a PR whose rules require a merge queue into it, once per

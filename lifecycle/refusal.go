@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/google/go-github/v60/github"
-	"github.com/warden-bot/warden/branchrules"
 	"github.com/warden-bot/warden/effects"
+	"github.com/warden-bot/warden/github/branchrules"
 	"github.com/warden-bot/warden/jobs"
 )
 

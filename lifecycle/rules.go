@@ -6,8 +6,8 @@ import (
 	"strings"
 
 	"github.com/google/go-github/v60/github"
-	"github.com/warden-bot/warden/branchrules"
-	"github.com/warden-bot/warden/githubapp"
+	"github.com/warden-bot/warden/github/branchrules"
+	"github.com/warden-bot/warden/github/githubapp"
 )
 
 // readRules reads what x's base branch requires, cached per repository

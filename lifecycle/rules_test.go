@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/warden-bot/warden/branchrules"
+	"github.com/warden-bot/warden/github/branchrules"
 	"github.com/warden-bot/warden/jobs"
 )
 

@@ -17,7 +17,7 @@ import (
 	"github.com/hibiken/asynq"
 	"github.com/warden-bot/warden/comments"
 	"github.com/warden-bot/warden/followup"
-	"github.com/warden-bot/warden/githubapp"
+	"github.com/warden-bot/warden/github/githubapp"
 	"github.com/warden-bot/warden/jobs"
 	"github.com/warden-bot/warden/outcome"
 	"github.com/warden-bot/warden/pipeline"

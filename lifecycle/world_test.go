@@ -14,7 +14,7 @@ import (
 	"github.com/google/go-github/v60/github"
 	"github.com/hibiken/asynq"
 	"github.com/warden-bot/warden/comments"
-	"github.com/warden-bot/warden/githubapp"
+	"github.com/warden-bot/warden/github/githubapp"
 	"github.com/warden-bot/warden/jobs"
 	"github.com/warden-bot/warden/test/fakegithub"
 	"github.com/warden-bot/warden/test/gitfixture"

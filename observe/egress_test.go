@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/warden-bot/warden/comments"
-	"github.com/warden-bot/warden/egress"
 	"github.com/warden-bot/warden/pipeline"
+	"github.com/warden-bot/warden/sandbox/egress"
 )
 
 // A sandbox's connection reaches `bot observe` with host, port, bytes and

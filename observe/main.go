@@ -10,7 +10,7 @@ import (
 	"syscall"
 
 	"github.com/warden-bot/warden/jobs"
-	"github.com/warden-bot/warden/logging"
+	"github.com/warden-bot/warden/observe/logging"
 )
 
 // Main is `bot observe`: it streams events from every worker until

@@ -11,10 +11,10 @@ import (
 	"time"
 
 	"github.com/warden-bot/warden/comments"
-	"github.com/warden-bot/warden/egress"
 	"github.com/warden-bot/warden/jobs"
-	"github.com/warden-bot/warden/metrics"
+	"github.com/warden-bot/warden/observe/metrics"
 	"github.com/warden-bot/warden/pipeline"
+	"github.com/warden-bot/warden/sandbox/egress"
 	"github.com/warden-bot/warden/supervisor"
 )
 

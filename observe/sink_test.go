@@ -14,7 +14,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"github.com/warden-bot/warden/comments"
 	"github.com/warden-bot/warden/jobs"
-	"github.com/warden-bot/warden/metrics"
+	"github.com/warden-bot/warden/observe/metrics"
 	"github.com/warden-bot/warden/pipeline"
 	"github.com/warden-bot/warden/supervisor"
 )

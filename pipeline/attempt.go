@@ -10,13 +10,13 @@ import (
 	"time"
 
 	"github.com/warden-bot/warden/agent"
+	"github.com/warden-bot/warden/environment/toolchain"
+	"github.com/warden-bot/warden/environment/workspace"
 	"github.com/warden-bot/warden/modes"
+	"github.com/warden-bot/warden/observe/transcript"
 	"github.com/warden-bot/warden/outcome"
 	"github.com/warden-bot/warden/sandbox/image"
-	"github.com/warden-bot/warden/toolchain"
-	"github.com/warden-bot/warden/transcript"
 	"github.com/warden-bot/warden/trusted"
-	"github.com/warden-bot/warden/workspace"
 )
 
 // attempt is the state of one run through the stages.

@@ -11,10 +11,10 @@ import (
 	"sync"
 	"time"
 
+	"github.com/warden-bot/warden/environment/testreport"
+	"github.com/warden-bot/warden/environment/workspace"
 	"github.com/warden-bot/warden/outcome"
 	"github.com/warden-bot/warden/sandbox"
-	"github.com/warden-bot/warden/testreport"
-	"github.com/warden-bot/warden/workspace"
 )
 
 // StageBaseline names the base commit's test run in logs.

@@ -6,9 +6,9 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/warden-bot/warden/environment/testreport"
+	"github.com/warden-bot/warden/environment/workspace"
 	"github.com/warden-bot/warden/outcome"
-	"github.com/warden-bot/warden/testreport"
-	"github.com/warden-bot/warden/workspace"
 )
 
 // baseState is an attempt's baseline: the plan its test runs follow, the

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/warden-bot/warden/agent"
-	"github.com/warden-bot/warden/testreport"
+	"github.com/warden-bot/warden/environment/testreport"
 )
 
 func TestBaselineCacheKeepsAResultForItsLifetime(t *testing.T) {

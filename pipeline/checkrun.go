@@ -8,8 +8,8 @@ import (
 
 	"github.com/google/go-github/v60/github"
 	"github.com/warden-bot/warden/comments"
+	"github.com/warden-bot/warden/observe/transcript"
 	"github.com/warden-bot/warden/outcome"
-	"github.com/warden-bot/warden/transcript"
 )
 
 // CheckRunName is the check run that carries a pushing attempt's transcript.

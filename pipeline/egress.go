@@ -3,9 +3,9 @@ package pipeline
 import (
 	"sync"
 
-	"github.com/warden-bot/warden/egress"
 	"github.com/warden-bot/warden/outcome"
 	"github.com/warden-bot/warden/sandbox"
+	"github.com/warden-bot/warden/sandbox/egress"
 )
 
 // maxEgress bounds the connections kept on the outcome record (a comment

@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/warden-bot/warden/environment/toolchain"
+	"github.com/warden-bot/warden/environment/workspace"
 	"github.com/warden-bot/warden/outcome"
 	"github.com/warden-bot/warden/sandbox"
-	"github.com/warden-bot/warden/toolchain"
-	"github.com/warden-bot/warden/workspace"
 )
 
 // resolveCommands settles the attempt's image and its setup and test

@@ -5,8 +5,8 @@ import (
 	"fmt"
 
 	"github.com/warden-bot/warden/comments"
+	"github.com/warden-bot/warden/environment/workspace"
 	"github.com/warden-bot/warden/outcome"
-	"github.com/warden-bot/warden/workspace"
 )
 
 // FollowupHost reports a follow-up attempt: progress on the sticky

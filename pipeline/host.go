@@ -8,8 +8,8 @@ import (
 	"context"
 
 	"github.com/warden-bot/warden/comments"
+	"github.com/warden-bot/warden/environment/workspace"
 	"github.com/warden-bot/warden/outcome"
-	"github.com/warden-bot/warden/workspace"
 )
 
 // IssueInfo is the issue as the host sees it now (the webhook's copy may be stale).

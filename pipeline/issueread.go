@@ -5,7 +5,7 @@ import (
 	"errors"
 
 	"github.com/shurcooL/githubv4"
-	"github.com/warden-bot/warden/githubapp"
+	"github.com/warden-bot/warden/github/githubapp"
 )
 
 // issueQuery reads the issue with the node ids of its labels and of the

@@ -5,7 +5,7 @@ import (
 	"slices"
 
 	"github.com/shurcooL/githubv4"
-	"github.com/warden-bot/warden/githubapp"
+	"github.com/warden-bot/warden/github/githubapp"
 )
 
 // labelsAfter is a mutation's labelable as it is after the mutation.

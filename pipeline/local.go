@@ -6,8 +6,8 @@ import (
 	"io"
 
 	"github.com/warden-bot/warden/comments"
+	"github.com/warden-bot/warden/environment/workspace"
 	"github.com/warden-bot/warden/outcome"
-	"github.com/warden-bot/warden/workspace"
 )
 
 // LocalHost runs an attempt against a local checkout with no GitHub: progress

@@ -2,20 +2,20 @@ package pipeline
 
 import (
 	"context"
-	"github.com/warden-bot/warden/transcript"
+	"github.com/warden-bot/warden/observe/transcript"
 	"log/slog"
 	"time"
 
 	"github.com/warden-bot/warden/agent"
 	"github.com/warden-bot/warden/comments"
-	"github.com/warden-bot/warden/egress"
-	"github.com/warden-bot/warden/metrics"
+	"github.com/warden-bot/warden/environment/workspace"
 	"github.com/warden-bot/warden/modes"
+	"github.com/warden-bot/warden/observe/metrics"
 	"github.com/warden-bot/warden/outcome"
 	"github.com/warden-bot/warden/sandbox"
+	"github.com/warden-bot/warden/sandbox/egress"
 	"github.com/warden-bot/warden/sandbox/image"
 	"github.com/warden-bot/warden/supervisor"
-	"github.com/warden-bot/warden/workspace"
 )
 
 // Task is one attempt's assignment.

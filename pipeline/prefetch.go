@@ -4,7 +4,7 @@ import (
 	"context"
 	"sync"
 
-	"github.com/warden-bot/warden/workspace"
+	"github.com/warden-bot/warden/environment/workspace"
 )
 
 // prefetch starts the fetch of the task's mirror while setup reads the

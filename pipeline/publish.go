@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"log/slog"
 
-	"github.com/warden-bot/warden/gitdb"
-	"github.com/warden-bot/warden/workspace"
+	"github.com/warden-bot/warden/environment/workspace"
+	"github.com/warden-bot/warden/github/gitdb"
 )
 
 // publish puts the worktree's commit on its branch and answers the commit

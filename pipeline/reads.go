@@ -7,10 +7,10 @@ import (
 	"strings"
 
 	"github.com/warden-bot/warden/agent"
+	"github.com/warden-bot/warden/environment/workspace"
 	"github.com/warden-bot/warden/outcome"
 	"github.com/warden-bot/warden/repocontext"
-	"github.com/warden-bot/warden/repoindex"
-	"github.com/warden-bot/warden/workspace"
+	"github.com/warden-bot/warden/repocontext/repoindex"
 )
 
 // Bounds on the planner's "read" decisions: two turns of at most eight

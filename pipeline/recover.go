@@ -6,8 +6,8 @@ import (
 	"time"
 
 	"github.com/warden-bot/warden/agent"
+	"github.com/warden-bot/warden/environment/workspace"
 	"github.com/warden-bot/warden/supervisor"
-	"github.com/warden-bot/warden/workspace"
 )
 
 // supervised runs the stages under the attempt's one_for_all supervisor:

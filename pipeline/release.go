@@ -9,7 +9,7 @@ import (
 
 	"github.com/google/go-github/v60/github"
 	"github.com/warden-bot/warden/comments"
-	"github.com/warden-bot/warden/workspace"
+	"github.com/warden-bot/warden/environment/workspace"
 )
 
 // Release commits the worktree as the App, force-pushes the branch

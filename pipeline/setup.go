@@ -4,9 +4,9 @@ import (
 	"context"
 	"time"
 
+	"github.com/warden-bot/warden/environment/workspace"
 	"github.com/warden-bot/warden/outcome"
 	"github.com/warden-bot/warden/sandbox"
-	"github.com/warden-bot/warden/workspace"
 )
 
 // StageSetup names the setup command's failures.

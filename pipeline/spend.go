@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/warden-bot/warden/transcript"
+	"github.com/warden-bot/warden/observe/transcript"
 )
 
 // spend is the task's model spend over all its attempts (the ledger), and

@@ -4,8 +4,8 @@ import (
 	"context"
 
 	"github.com/warden-bot/warden/agent"
+	"github.com/warden-bot/warden/followup/steer"
 	"github.com/warden-bot/warden/outcome"
-	"github.com/warden-bot/warden/steer"
 )
 
 // Steering keeps writers' `/warden steer` guidance and the plans awaiting a

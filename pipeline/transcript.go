@@ -7,11 +7,11 @@ import (
 	"time"
 
 	"github.com/warden-bot/warden/agent"
+	"github.com/warden-bot/warden/environment/testreport"
+	"github.com/warden-bot/warden/environment/workspace"
 	"github.com/warden-bot/warden/guards"
+	"github.com/warden-bot/warden/observe/transcript"
 	"github.com/warden-bot/warden/outcome"
-	"github.com/warden-bot/warden/testreport"
-	"github.com/warden-bot/warden/transcript"
-	"github.com/warden-bot/warden/workspace"
 )
 
 // The attempt's transcript (CONTRACT §13 "Seeing a run"): each method adds

@@ -7,7 +7,7 @@ import (
 
 	"github.com/google/go-github/v60/github"
 	"github.com/warden-bot/warden/agent"
-	"github.com/warden-bot/warden/githubapp"
+	"github.com/warden-bot/warden/github/githubapp"
 )
 
 // Bounds on the comments quoted to the planner: the newest ones count most.

@@ -6,8 +6,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/warden-bot/warden/testreport"
-	"github.com/warden-bot/warden/workspace"
+	"github.com/warden-bot/warden/environment/testreport"
+	"github.com/warden-bot/warden/environment/workspace"
 )
 
 // reruns is how often a test failing only after the change runs again on

@@ -5,9 +5,9 @@ import (
 	"fmt"
 
 	"github.com/warden-bot/warden/agent"
+	"github.com/warden-bot/warden/environment/workspace"
 	"github.com/warden-bot/warden/outcome"
 	"github.com/warden-bot/warden/sandbox"
-	"github.com/warden-bot/warden/workspace"
 	"time"
 )
 

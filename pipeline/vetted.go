@@ -3,7 +3,7 @@ package pipeline
 import (
 	"context"
 
-	"github.com/warden-bot/warden/githubapp"
+	"github.com/warden-bot/warden/github/githubapp"
 )
 
 // writerChecker is a Host that can tell whether a user may write to the

@@ -5,8 +5,8 @@ import (
 	"time"
 
 	"github.com/warden-bot/warden/agent"
+	"github.com/warden-bot/warden/observe/transcript"
 	"github.com/warden-bot/warden/supervisor"
-	"github.com/warden-bot/warden/transcript"
 )
 
 // live runs one model call while telling the stage's supervisor that

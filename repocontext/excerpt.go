@@ -5,7 +5,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/warden-bot/warden/repoindex"
+	"github.com/warden-bot/warden/repocontext/repoindex"
 )
 
 // Excerpt returns src whole when it fits in maxBytes; otherwise the file's

@@ -6,7 +6,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/warden-bot/warden/repoindex"
+	"github.com/warden-bot/warden/repocontext/repoindex"
 )
 
 // layout writes a directory summary instead of a truncated file list: every

@@ -10,7 +10,7 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/warden-bot/warden/repoindex"
+	"github.com/warden-bot/warden/repocontext/repoindex"
 	"github.com/warden-bot/warden/trusted"
 )
 

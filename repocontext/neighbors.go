@@ -4,7 +4,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/warden-bot/warden/repoindex"
+	"github.com/warden-bot/warden/repocontext/repoindex"
 )
 
 // A fix often spans the file an issue is about and a file defining what

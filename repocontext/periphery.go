@@ -5,7 +5,7 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/warden-bot/warden/repoindex"
+	"github.com/warden-bot/warden/repocontext/repoindex"
 )
 
 // Trees around the code — documentation, shell completions, man-page

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/warden-bot/warden/repoindex"
+	"github.com/warden-bot/warden/repocontext/repoindex"
 )
 
 // A CLI repository where the docs, completions, man page and examples say

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/warden-bot/warden/repoindex"
+	"github.com/warden-bot/warden/repocontext/repoindex"
 )
 
 // Query is what the text says, taken apart for ranking.

@@ -5,7 +5,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/warden-bot/warden/repoindex"
+	"github.com/warden-bot/warden/repocontext/repoindex"
 )
 
 // Scored is a file with its rank score and why it scored.

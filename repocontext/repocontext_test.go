@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/warden-bot/warden/repoindex"
+	"github.com/warden-bot/warden/repocontext/repoindex"
 	"github.com/warden-bot/warden/trusted"
 )
 

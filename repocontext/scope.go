@@ -6,7 +6,7 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/warden-bot/warden/repoindex"
+	"github.com/warden-bot/warden/repocontext/repoindex"
 )
 
 // Many projects title an issue with the component it is about: "ignore:

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/warden-bot/warden/repoindex"
+	"github.com/warden-bot/warden/repocontext/repoindex"
 )
 
 // repoFrom commits files to a new repository and indexes it.

@@ -4,7 +4,7 @@ import (
 	"path"
 	"strings"
 
-	"github.com/warden-bot/warden/repoindex"
+	"github.com/warden-bot/warden/repocontext/repoindex"
 )
 
 // testsToCode gives the code a test file tests part of the test's score:

@@ -13,7 +13,7 @@ import (
 	"github.com/hibiken/asynq"
 	"github.com/warden-bot/warden/comments"
 	"github.com/warden-bot/warden/followup"
-	"github.com/warden-bot/warden/gitdb"
+	"github.com/warden-bot/warden/github/gitdb"
 	"github.com/warden-bot/warden/jobs"
 	"github.com/warden-bot/warden/outcome"
 	"github.com/warden-bot/warden/pipeline"

@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"sync/atomic"
 
-	"github.com/warden-bot/warden/egress"
+	"github.com/warden-bot/warden/sandbox/egress"
 )
 
 // EgressAllowEnv names the operator's host allow-list (CONTRACT §12): host

@@ -10,7 +10,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/warden-bot/warden/egress"
+	"github.com/warden-bot/warden/sandbox/egress"
 )
 
 // A sandbox with network reaches a "public" server (here the test's

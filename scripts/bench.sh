@@ -17,8 +17,8 @@ scripts/with-redis.sh bash -c '
   go test -run "^$" -bench AgentCLIOverhead -benchtime 3x -timeout 30m ./test/bench/ &&
   go test -run "^$" -bench PortUnderAbuse -benchtime 1x -timeout 10m ./test/bench/ &&
   go test -run "^$" -bench BaselineCost -benchtime 5x -timeout 30m ./test/bench/ &&
-  go test -run "^$" -bench BenchmarkPrepareCached -benchtime 5x ./workspace/ &&
-  go test -run "^$" -bench Judging5000 -benchtime 20x ./workspace/ &&
+  go test -run "^$" -bench BenchmarkPrepareCached -benchtime 5x ./environment/workspace/ &&
+  go test -run "^$" -bench Judging5000 -benchtime 20x ./environment/workspace/ &&
   go test -run "^$" -bench BoundedCommands -benchtime 1x -timeout 30m ./test/bench/ &&
   go test -run "^$" -bench EditAccuracy -benchtime 1x ./agent/edit/ &&
   go test -run "^$" -bench StallDetection -benchtime 200x ./supervisor/
@@ -40,4 +40,4 @@ go test -run "^$" -bench IndexLarge -benchtime 1x -timeout 30m ./test/bench/inde
 scripts/localization-corpus.sh
 go test -run "^$" -bench Localization -benchtime 1x -timeout 30m ./test/bench/localization/
 # The index's definition scanner against tree-sitter, on one tree per corpus repository.
-go test -run "^$" -bench ScanAgreement -benchtime 1x -timeout 30m ./repoindex/
+go test -run "^$" -bench ScanAgreement -benchtime 1x -timeout 30m ./repocontext/repoindex/

@@ -13,8 +13,8 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/warden-bot/warden/environment/toolchain"
 	"github.com/warden-bot/warden/modes"
-	"github.com/warden-bot/warden/toolchain"
 )
 
 // ConfigPath is the repository's Warden configuration.

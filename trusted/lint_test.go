@@ -25,8 +25,8 @@ var trustedNames = []string{"warden.yml", "warden.yaml", "devcontainer", "AGENTS
 // parsers are the functions that turn an input into a decision: only
 // trusted may hand them what it read.
 var parsers = map[string][]string{
-	"github.com/warden-bot/warden/toolchain": {"Resolve", "Infer"},
-	"github.com/warden-bot/warden/modes":     {"Parse"},
+	"github.com/warden-bot/warden/environment/toolchain": {"Resolve", "Infer"},
+	"github.com/warden-bot/warden/modes":                 {"Parse"},
 }
 
 // allowed are the legitimate mentions, by file and literal (or call), each
@@ -36,10 +36,10 @@ var allowed = map[string]string{
 	"modes/config.go:.github/warden.yaml":                  "a protected-path glob",
 	"modes/config.go:.devcontainer/**":                     "a protected-path glob",
 	"modes/config.go:.devcontainer.json":                   "a protected-path glob",
-	"toolchain/resolve.go:.github/warden.yml":              "the name a plan's source is shown as; toolchain parses what trusted hands it",
-	"toolchain/resolve.go:.devcontainer/devcontainer.json": "the file Resolve looks for in the fs.FS trusted hands it (a trusted.Tree)",
-	"toolchain/resolve.go:.devcontainer.json":              "as above",
-	"toolchain/resolve.go:toolchain.Infer":                 "Resolve infers within the fs.FS it was handed",
+	"environment/toolchain/resolve.go:.github/warden.yml":              "the name a plan's source is shown as; toolchain parses what trusted hands it",
+	"environment/toolchain/resolve.go:.devcontainer/devcontainer.json": "the file Resolve looks for in the fs.FS trusted hands it (a trusted.Tree)",
+	"environment/toolchain/resolve.go:.devcontainer.json":              "as above",
+	"environment/toolchain/resolve.go:toolchain.Infer":                 "Resolve infers within the fs.FS it was handed",
 	"lifecycle/headread.go:.github/warden.yml":             "merges read the PR's base branch through GitHub's API (the default branch for Warden's PRs), never its head",
 	"lifecycle/merge.go:modes.Parse":                       "parses what headread.go read from the base branch through GitHub",
 }
@@ -53,7 +53,7 @@ func TestOnlyTrustedReadsTrustedInputs(t *testing.T) {
 // The lint catches a read it is shown.
 func TestLintCatchesAReadOutsideTrusted(t *testing.T) {
 	root := t.TempDir()
-	src := "package evil\n\nimport (\n\t\"os\"\n\t\"github.com/warden-bot/warden/toolchain\"\n)\n\n" +
+	src := "package evil\n\nimport (\n\t\"os\"\n\t\"github.com/warden-bot/warden/environment/toolchain\"\n)\n\n" +
 		"var _, _ = os.ReadFile(\".github/warden.yml\")\nvar _ = toolchain.Resolve(os.DirFS(\".\"), toolchain.Declared{})\nvar _ = \"say AGENTS.md in a sentence\"\n"
 	if err := os.MkdirAll(filepath.Join(root, "evil"), 0o755); err != nil {
 		t.Fatal(err)

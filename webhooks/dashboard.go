@@ -3,7 +3,7 @@ package webhooks
 import (
 	"context"
 
-	"github.com/warden-bot/warden/dashboard"
+	"github.com/warden-bot/warden/comments/dashboard"
 	"github.com/warden-bot/warden/jobs"
 )
 

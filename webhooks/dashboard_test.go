@@ -6,7 +6,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/warden-bot/warden/dashboard"
+	"github.com/warden-bot/warden/comments/dashboard"
 	"github.com/warden-bot/warden/jobs"
 )
 

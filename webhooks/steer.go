@@ -5,8 +5,8 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/warden-bot/warden/followup/steer"
 	"github.com/warden-bot/warden/jobs"
-	"github.com/warden-bot/warden/steer"
 )
 
 // steerBox keeps writers' guidance and the plans awaiting approval (steer.Store).

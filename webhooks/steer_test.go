@@ -8,8 +8,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/warden-bot/warden/followup/steer"
 	"github.com/warden-bot/warden/jobs"
-	"github.com/warden-bot/warden/steer"
 )
 
 type fakeSteer struct {

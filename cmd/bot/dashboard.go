@@ -3,12 +3,12 @@ package main
 import (
 	"context"
 
-	"github.com/warden-bot/warden/dashboard"
+	"github.com/warden-bot/warden/agent/meter"
+	"github.com/warden-bot/warden/agent/sessions"
+	"github.com/warden-bot/warden/comments/dashboard"
 	"github.com/warden-bot/warden/jobs"
-	"github.com/warden-bot/warden/meter"
 	"github.com/warden-bot/warden/modes"
 	"github.com/warden-bot/warden/pipeline"
-	"github.com/warden-bot/warden/sessions"
 )
 
 // newBoard is the dashboards' keeper on the worker's Redis and queue.

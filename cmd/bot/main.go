@@ -12,11 +12,11 @@ import (
 
 	"strings"
 
-	"github.com/warden-bot/warden/inspect"
+	"github.com/warden-bot/warden/cli/inspect"
+	"github.com/warden-bot/warden/environment/workspace"
 	"github.com/warden-bot/warden/observe"
 	"github.com/warden-bot/warden/repocontext"
 	"github.com/warden-bot/warden/sandbox/gocache"
-	"github.com/warden-bot/warden/workspace"
 )
 
 // Set by the linker (see Makefile).

@@ -10,11 +10,11 @@ import (
 	"os/signal"
 	"syscall"
 
+	"github.com/warden-bot/warden/agent/sessions"
+	"github.com/warden-bot/warden/cli/localrun"
 	"github.com/warden-bot/warden/config"
-	"github.com/warden-bot/warden/localrun"
-	"github.com/warden-bot/warden/logging"
+	"github.com/warden-bot/warden/observe/logging"
 	"github.com/warden-bot/warden/outcome"
-	"github.com/warden-bot/warden/sessions"
 )
 
 // runLocal runs the pipeline on a local checkout without GitHub (CONTRACT §1).

@@ -5,8 +5,8 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/warden-bot/warden/agent/sessions"
 	"github.com/warden-bot/warden/followup"
-	"github.com/warden-bot/warden/sessions"
 	"io"
 	"log/slog"
 	"net/http"
@@ -17,13 +17,13 @@ import (
 
 	"github.com/labstack/echo/v4"
 	"github.com/warden-bot/warden/config"
-	"github.com/warden-bot/warden/githubapp"
+	"github.com/warden-bot/warden/followup/steer"
+	"github.com/warden-bot/warden/github/githubapp"
 	"github.com/warden-bot/warden/jobs"
-	"github.com/warden-bot/warden/logging"
-	"github.com/warden-bot/warden/metrics"
-	"github.com/warden-bot/warden/operator"
-	"github.com/warden-bot/warden/steer"
+	"github.com/warden-bot/warden/observe/logging"
+	"github.com/warden-bot/warden/observe/metrics"
 	"github.com/warden-bot/warden/web"
+	"github.com/warden-bot/warden/web/operator"
 	"github.com/warden-bot/warden/webhooks"
 )
 

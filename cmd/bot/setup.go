@@ -9,7 +9,7 @@ import (
 	"os/signal"
 	"syscall"
 
-	"github.com/warden-bot/warden/setup"
+	"github.com/warden-bot/warden/cli/setup"
 )
 
 // setupCmd is `bot setup`: flags and printing; the flow lives in setup/.

@@ -3,13 +3,13 @@ package main
 import (
 	"path/filepath"
 
+	"github.com/warden-bot/warden/agent/sessions"
+	"github.com/warden-bot/warden/environment/workspace"
+	"github.com/warden-bot/warden/followup/steer"
 	"github.com/warden-bot/warden/jobs"
 	"github.com/warden-bot/warden/pipeline"
 	"github.com/warden-bot/warden/runner"
 	"github.com/warden-bot/warden/sandbox/image"
-	"github.com/warden-bot/warden/sessions"
-	"github.com/warden-bot/warden/steer"
-	"github.com/warden-bot/warden/workspace"
 )
 
 func (a *app) newPipeline(ws *workspace.Manager) (*pipeline.Pipeline, error) {

@@ -7,19 +7,19 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/warden-bot/warden/branchrules"
 	"github.com/warden-bot/warden/comments"
 	"github.com/warden-bot/warden/effects"
-	"github.com/warden-bot/warden/egress"
+	"github.com/warden-bot/warden/environment/workspace"
 	"github.com/warden-bot/warden/followup"
+	"github.com/warden-bot/warden/github/branchrules"
 	"github.com/warden-bot/warden/jobs"
 	"github.com/warden-bot/warden/lifecycle"
 	"github.com/warden-bot/warden/observe"
 	"github.com/warden-bot/warden/runner"
 	"github.com/warden-bot/warden/sandbox"
+	"github.com/warden-bot/warden/sandbox/egress"
 	"github.com/warden-bot/warden/supervisor"
-	"github.com/warden-bot/warden/systemic"
-	"github.com/warden-bot/warden/workspace"
+	"github.com/warden-bot/warden/supervisor/systemic"
 )
 
 // startWorker starts the asynq server with Warden's handlers.

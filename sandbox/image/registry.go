@@ -13,7 +13,7 @@ import (
 
 	"github.com/google/go-containerregistry/pkg/authn"
 	"github.com/google/go-containerregistry/pkg/name"
-	"github.com/warden-bot/warden/egress"
+	"github.com/warden-bot/warden/sandbox/egress"
 )
 
 // RegistriesEnv names the operator's registry list (CONTRACT §13).

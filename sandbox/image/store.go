@@ -23,7 +23,7 @@ import (
 	"github.com/google/go-containerregistry/pkg/name"
 	v1 "github.com/google/go-containerregistry/pkg/v1"
 	"github.com/google/go-containerregistry/pkg/v1/remote"
-	"github.com/warden-bot/warden/egress"
+	"github.com/warden-bot/warden/sandbox/egress"
 )
 
 // Root is an unpacked image: its root file system and the environment its

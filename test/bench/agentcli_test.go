@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/warden-bot/warden/agentcli"
+	"github.com/warden-bot/warden/agent/agentcli"
 	"github.com/warden-bot/warden/test/fakemodel"
 	"github.com/warden-bot/warden/test/world"
 )

@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/warden-bot/warden/environment/workspace"
 	"github.com/warden-bot/warden/test/gitfixture"
-	"github.com/warden-bot/warden/workspace"
 )
 
 // boundedScenarios are the test commands of BenchmarkBoundedCommands: the

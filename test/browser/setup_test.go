@@ -20,7 +20,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
-	"github.com/warden-bot/warden/githubapp"
+	"github.com/warden-bot/warden/github/githubapp"
 	"github.com/warden-bot/warden/test/fakegithub"
 	"github.com/warden-bot/warden/test/harness"
 )

@@ -10,7 +10,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"github.com/warden-bot/warden/dashboard"
+	"github.com/warden-bot/warden/comments/dashboard"
 	"github.com/warden-bot/warden/outcome"
 	"github.com/warden-bot/warden/test/fakegithub"
 	"github.com/warden-bot/warden/test/fakemodel"

@@ -14,9 +14,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/warden-bot/warden/environment/workspace"
 	"github.com/warden-bot/warden/guards"
 	"github.com/warden-bot/warden/sandbox"
-	"github.com/warden-bot/warden/workspace"
 )
 
 // A test command leaves a 1 GiB file in the worktree: judging the change

@@ -11,11 +11,11 @@ import (
 	"time"
 
 	"github.com/redis/go-redis/v9"
+	"github.com/warden-bot/warden/environment/workspace"
 	"github.com/warden-bot/warden/sandbox"
 	"github.com/warden-bot/warden/test/gitfixture"
 	"github.com/warden-bot/warden/test/harness"
 	"github.com/warden-bot/warden/test/world"
-	"github.com/warden-bot/warden/workspace"
 )
 
 // Threat-model row "the network": a sandboxed command with network (setup:,

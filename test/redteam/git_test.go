@@ -19,14 +19,14 @@ import (
 	"github.com/alicebob/miniredis/v2"
 	"github.com/redis/go-redis/v9"
 
-	"github.com/warden-bot/warden/agentcli"
-	"github.com/warden-bot/warden/meter"
+	"github.com/warden-bot/warden/agent/agentcli"
+	"github.com/warden-bot/warden/agent/meter"
+	"github.com/warden-bot/warden/environment/workspace"
 	"github.com/warden-bot/warden/outcome"
 	"github.com/warden-bot/warden/sandbox"
 	"github.com/warden-bot/warden/test/fakemodel"
 	"github.com/warden-bot/warden/test/gitfixture"
 	"github.com/warden-bot/warden/test/world"
-	"github.com/warden-bot/warden/workspace"
 )
 
 const gitPlanted = "wrd-redteam-key-5d1c0b7e"

@@ -14,9 +14,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/warden-bot/warden/repoindex"
+	"github.com/warden-bot/warden/environment/workspace"
+	"github.com/warden-bot/warden/repocontext/repoindex"
 	"github.com/warden-bot/warden/test/gitfixture"
-	"github.com/warden-bot/warden/workspace"
 )
 
 func identityGit(t *testing.T, dir string, args ...string) string {

@@ -19,7 +19,7 @@ import (
 	"github.com/alicebob/miniredis/v2"
 	"github.com/redis/go-redis/v9"
 
-	"github.com/warden-bot/warden/meter"
+	"github.com/warden-bot/warden/agent/meter"
 )
 
 // Threat-model row "the metering proxy": an agent CLI (or anything its

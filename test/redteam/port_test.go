@@ -19,7 +19,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/warden-bot/warden/setup"
+	"github.com/warden-bot/warden/cli/setup"
 	"github.com/warden-bot/warden/test/harness"
 	tw "github.com/warden-bot/warden/test/world"
 )

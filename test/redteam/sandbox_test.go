@@ -17,8 +17,8 @@ import (
 	"time"
 
 	"github.com/warden-bot/warden/agent"
+	"github.com/warden-bot/warden/environment/workspace"
 	"github.com/warden-bot/warden/sandbox"
-	"github.com/warden-bot/warden/workspace"
 )
 
 const sandboxPlanted = "wrd-redteam-secret-91be"

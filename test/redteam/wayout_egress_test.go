@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/warden-bot/warden/egress"
+	"github.com/warden-bot/warden/sandbox/egress"
 )
 
 // IPv6 spellings of IPv4 and the deprecated site-local range are not the

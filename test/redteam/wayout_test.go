@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"github.com/google/go-containerregistry/pkg/authn"
-	"github.com/warden-bot/warden/egress"
 	"github.com/warden-bot/warden/sandbox"
+	"github.com/warden-bot/warden/sandbox/egress"
 	"github.com/warden-bot/warden/sandbox/image"
 	it "github.com/warden-bot/warden/sandbox/image/imagetest"
 	"github.com/warden-bot/warden/test/harness"

@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/warden-bot/warden/repoindex"
+	"github.com/warden-bot/warden/repocontext/repoindex"
 )
 
 // largeRepo is a bare mirror of a repository of about 10,000 files

@@ -18,7 +18,7 @@ import (
 	"time"
 
 	"github.com/warden-bot/warden/repocontext"
-	"github.com/warden-bot/warden/repoindex"
+	"github.com/warden-bot/warden/repocontext/repoindex"
 )
 
 // instance is one line of corpus.jsonl.

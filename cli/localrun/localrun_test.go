@@ -10,9 +10,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/warden-bot/warden/agent/sessions"
 	"github.com/warden-bot/warden/config"
 	"github.com/warden-bot/warden/outcome"
-	"github.com/warden-bot/warden/sessions"
 	"github.com/warden-bot/warden/test/fakemodel"
 	"github.com/warden-bot/warden/test/gitfixture"
 )

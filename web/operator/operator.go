@@ -6,7 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/warden-bot/warden/meter"
+	"github.com/warden-bot/warden/agent/meter"
 	"net/http"
 	"strings"
 	"time"
@@ -14,9 +14,9 @@ import (
 	"github.com/hibiken/asynq"
 	"github.com/labstack/echo/v4"
 	"github.com/redis/go-redis/v9"
+	"github.com/warden-bot/warden/environment/workspace"
 	"github.com/warden-bot/warden/jobs"
 	"github.com/warden-bot/warden/web"
-	"github.com/warden-bot/warden/workspace"
 )
 
 // API reads the queue and Redis for the operator views.

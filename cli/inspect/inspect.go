@@ -9,8 +9,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/warden-bot/warden/environment/toolchain"
 	"github.com/warden-bot/warden/modes"
-	"github.com/warden-bot/warden/toolchain"
 	"github.com/warden-bot/warden/trusted"
 )
 

@@ -14,7 +14,7 @@ import (
 // and the body stays readable for the caller.
 func TestSecondaryLimitRecognisedByItsBody(t *testing.T) {
 	for _, name := range []string{"rate-limit-secondary.403.json", "rate-limit-secondary.wait-a-few-minutes.403.json", "rate-limit-primary.403.json"} {
-		b, err := os.ReadFile(filepath.Join("..", "test", "fixtures", "github-api", name))
+		b, err := os.ReadFile(filepath.Join("..", "..", "test", "fixtures", "github-api", name))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -13,7 +13,7 @@ import (
 
 	"github.com/alicebob/miniredis/v2"
 	"github.com/redis/go-redis/v9"
-	"github.com/warden-bot/warden/githubapp"
+	"github.com/warden-bot/warden/github/githubapp"
 	"github.com/warden-bot/warden/jobs"
 	"github.com/warden-bot/warden/outcome"
 	"github.com/warden-bot/warden/pipeline"

@@ -16,7 +16,7 @@ import (
 	"github.com/alicebob/miniredis/v2"
 	"github.com/redis/go-redis/v9"
 
-	"github.com/warden-bot/warden/meter"
+	"github.com/warden-bot/warden/agent/meter"
 	"github.com/warden-bot/warden/outcome"
 	"github.com/warden-bot/warden/sandbox"
 	"github.com/warden-bot/warden/test/fakemodel"

@@ -13,11 +13,11 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/warden-bot/warden/environment/workspace"
 	"github.com/warden-bot/warden/outcome"
 	"github.com/warden-bot/warden/pipeline"
 	"github.com/warden-bot/warden/sandbox"
 	"github.com/warden-bot/warden/sandbox/image"
-	"github.com/warden-bot/warden/workspace"
 )
 
 // Args are the flags of `bot run`.

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/warden-bot/warden/gitdb"
+	"github.com/warden-bot/warden/github/gitdb"
 )
 
 // LocalCommit describes the commit Commit made, for GitHub's Git Database

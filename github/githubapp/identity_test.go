@@ -5,7 +5,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/warden-bot/warden/githubapp"
+	"github.com/warden-bot/warden/github/githubapp"
 	"github.com/warden-bot/warden/test/fakegithub"
 )
 

@@ -20,7 +20,7 @@ import (
 func BenchmarkScanAgreement(b *testing.B) {
 	root := os.Getenv("WARDEN_BENCH_SCAN_DIR")
 	if root == "" {
-		root = "../test/bench/localization/testdata/trees"
+		root = "../../test/bench/localization/testdata/trees"
 	}
 	if _, err := os.Stat(root); err != nil {
 		b.Fatalf("no trees at %s (run scripts/localization-corpus.sh or set WARDEN_BENCH_SCAN_DIR): %v", root, err)

@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"github.com/warden-bot/warden/agent"
-	"github.com/warden-bot/warden/meter"
+	"github.com/warden-bot/warden/agent/meter"
 	"github.com/warden-bot/warden/outcome"
 	"github.com/warden-bot/warden/sandbox"
 )

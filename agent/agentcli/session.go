@@ -6,7 +6,7 @@ import (
 	"sync"
 
 	"github.com/warden-bot/warden/agent"
-	"github.com/warden-bot/warden/meter"
+	"github.com/warden-bot/warden/agent/meter"
 	"github.com/warden-bot/warden/sandbox"
 	"github.com/warden-bot/warden/supervisor"
 )

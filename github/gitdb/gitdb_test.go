@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/google/go-github/v60/github"
-	"github.com/warden-bot/warden/gitdb"
+	"github.com/warden-bot/warden/github/gitdb"
 	"github.com/warden-bot/warden/test/fakegithub"
 	"github.com/warden-bot/warden/test/gitfixture"
 )

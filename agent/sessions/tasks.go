@@ -10,10 +10,10 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/warden-bot/warden/agent"
-	"github.com/warden-bot/warden/agentcli"
+	"github.com/warden-bot/warden/agent/agentcli"
+	"github.com/warden-bot/warden/agent/meter"
 	"github.com/warden-bot/warden/config"
-	"github.com/warden-bot/warden/meter"
-	"github.com/warden-bot/warden/metrics"
+	"github.com/warden-bot/warden/observe/metrics"
 	"github.com/warden-bot/warden/pipeline"
 	"github.com/warden-bot/warden/sandbox"
 )
