@@ -53,22 +53,32 @@ func TestCrashedRunLockExpiresBeforeLeaseRecovery(t *testing.T) {
 		t.Fatalf("the recovered task bounces off its dead worker's lock (RunLockTTL %s, recovery from %s): %v", RunLockTTL, earliestRecovery, err)
 	}
 
-	// Keep, with a short TTL on a real Redis: the live holder keeps the lock
-	// for many TTLs; once it dies (no Release), the lock is gone within a TTL.
+	// Keep: Redis's clock (miniredis's, moved by hand) passes four TTLs
+	// while the live holder refreshes; each move waits for the refresh that
+	// follows it, so a slow machine only makes the test slower. Once the
+	// holder dies (no Release), the lock is gone within a TTL.
 	const ttl = 300 * time.Millisecond
-	short := NewLocks(testBackend(t).RDB, ttl)
+	short := NewLocks(rdb, ttl)
 	lk, err := short.Acquire(ctx, "acme/calc#10")
 	if err != nil {
 		t.Fatal(err)
 	}
 	alive, crash := context.WithCancelCause(ctx)
-	go lk.Keep(alive, crash)
-	time.Sleep(4 * ttl)
-	if held, _ := short.Held(ctx, "acme/calc#10"); !held || alive.Err() != nil {
-		t.Fatalf("a live worker lost its lock: held %v, %v", held, context.Cause(alive))
+	kept := make(chan struct{})
+	go func() { lk.Keep(alive, crash); close(kept) }()
+	key := keyPrefix + "lock:acme/calc#10"
+	for range 6 {
+		mr.FastForward(ttl * 2 / 3)
+		for mr.TTL(key) != ttl && alive.Err() == nil {
+			time.Sleep(time.Millisecond) // until Keep's next refresh
+		}
+		if held, _ := short.Held(ctx, "acme/calc#10"); !held || alive.Err() != nil {
+			t.Fatalf("a live worker lost its lock: held %v, %v", held, context.Cause(alive))
+		}
 	}
 	crash(errors.New("worker killed"))
-	time.Sleep(2 * ttl)
+	<-kept
+	mr.FastForward(ttl)
 	if held, _ := short.Held(ctx, "acme/calc#10"); held {
 		t.Fatal("a dead worker's lock outlived its TTL")
 	}
