@@ -154,10 +154,10 @@ func TestBudgetExhaustionStopsCLI(t *testing.T) {
 			r.fake.Agent(func(tt fakemodel.AgentTurn) fakemodel.AgentStep {
 				return fakemodel.AgentStep{Run: "echo again", Tokens: 1_000_000}
 			})
-			start := time.Now()
+			// The run returning at all is the stop: the CLI would call again forever.
 			_, err := r.run(context.Background(), meter.Scope{Repo: "o/r", Issue: 2, TaskLimit: 1}, nil)
-			if outcome.ClassOf(err) != outcome.BudgetExhausted || time.Since(start) > 60*time.Second {
-				t.Fatalf("err %v after %s", err, time.Since(start))
+			if outcome.ClassOf(err) != outcome.BudgetExhausted {
+				t.Fatalf("err %v, want the budget exhausted", err)
 			}
 			if n := len(r.fake.RequestsFor("agent")); n != 1 {
 				t.Fatalf("%d calls reached the model, want 1", n)
@@ -188,10 +188,8 @@ func TestCancelKillsCLIAndChildren(t *testing.T) {
 			<-started
 			waitFor(t, func() bool { return pgrep(marker) > 0 })
 			cancel()
-			select {
-			case <-errc:
-			case <-time.After(10 * time.Second):
-				t.Fatal("the run did not end within 10s of cancel")
+			if err := <-errc; !errors.Is(err, context.Canceled) {
+				t.Fatalf("the cancelled run answered %v", err)
 			}
 			waitFor(t, func() bool { return pgrep(marker) == 0 })
 		})
