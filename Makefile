@@ -22,12 +22,13 @@ run: build
 test:
 	@scripts/test.sh
 
-## lint: gofmt check, go vet, staticcheck (pinned), and only package trusted reads the trusted inputs (CONTRACT §13)
+## lint: gofmt check, go vet, staticcheck (pinned), only package trusted reads the trusted inputs (CONTRACT §13), and docs/architecture.md's package map matches go list
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
 	$(GO) run honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION) ./...
 	$(GO) test -count=1 -run 'TestOnlyTrustedReadsTrustedInputs|TestLintCatchesAReadOutsideTrusted' ./trusted
+	$(GO) test -count=1 ./docs
 
 ## redteam-mutants: plant each containment bug of test/mutants/redteam*.txt in turn; a red-team test must catch every one (make test runs redteam.txt, the unit-level ones)
 redteam-mutants:
