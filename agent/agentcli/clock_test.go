@@ -83,11 +83,20 @@ func (c *handClock) armedNow(d time.Duration) bool {
 	return false
 }
 
-// waitArmed returns once a timer of duration d is armed at the current
-// instant: with the clock held still, only a signal that came after the
-// last Advance can have armed it.
-func (c *handClock) waitArmed(d time.Duration) {
+// waitArmed reports whether a timer of duration d gets armed at the
+// current instant: with the clock held still, only a signal that came after
+// the last Advance can arm it. A re-arm takes the watchdog goroutine
+// microseconds; the wall-clock bound is there only to fail a broken build
+// with a message instead of hanging, never to pass a working one.
+func (c *handClock) waitArmed(d time.Duration) bool {
+	give := time.NewTimer(30 * time.Second)
+	defer give.Stop()
 	for !c.armedNow(d) {
-		<-c.made
+		select {
+		case <-c.made:
+		case <-give.C:
+			return c.armedNow(d)
+		}
 	}
+	return true
 }
