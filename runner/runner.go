@@ -12,7 +12,9 @@ import (
 	"github.com/google/go-github/v60/github"
 	"github.com/hibiken/asynq"
 	"github.com/warden-bot/warden/comments"
+	"github.com/warden-bot/warden/effects"
 	"github.com/warden-bot/warden/followup"
+	"github.com/warden-bot/warden/github/branchrules"
 	"github.com/warden-bot/warden/github/gitdb"
 	"github.com/warden-bot/warden/jobs"
 	"github.com/warden-bot/warden/outcome"
@@ -37,6 +39,10 @@ type Hosts struct {
 	GitHubURL string
 	// Memo follows the status comment's writes for the lifecycle's notes.
 	Memo comments.StatusMemo
+	// Effects journals review requests; Rules caches branch rules (the
+	// lifecycle's): both nil in tests that need neither.
+	Effects *effects.Journal
+	Rules   *branchrules.Reader
 
 	signed gitdb.Remember // repositories whose branches require signed commits
 }
@@ -67,6 +73,7 @@ func (h *Hosts) Host(ctx context.Context, repo string, inst int64, issue int, _,
 	return &pipeline.GitHubHost{
 		Client: client, Owner: owner, Name: name, Number: issue, Prefix: h.Prefix,
 		BotLogin: login, CloneURL: cloneURL, Base: base, Poster: poster, GraphQL: true, Signed: &h.signed,
+		Installation: inst, Effects: h.Effects, Rules: h.Rules,
 		BotIDOf: func(ctx context.Context) (int64, error) { return h.App.BotID(ctx, inst) },
 		Token:   func(ctx context.Context) (string, error) { return h.App.Token(ctx, inst) },
 	}, nil
@@ -105,7 +112,7 @@ func (r *Runner) Run(ctx context.Context, p jobs.RunPayload, at jobs.Attempt) jo
 	id, _ := asynq.GetTaskID(ctx)
 	t := pipeline.Task{
 		ID: id, Delivery: p.Delivery, Repo: p.Repo, RepoID: p.RepoID, Issue: p.Issue, Mode: p.Mode, Title: p.Title, Body: p.Body,
-		CloneURL: host.CloneURL, DefaultBranch: p.DefaultBranch, Token: token, Installation: p.Installation,
+		CloneURL: host.CloneURL, DefaultBranch: p.DefaultBranch, Token: token, Installation: p.Installation, Sender: p.Sender,
 		Deferrals: p.Deferrals, Depth: p.Depth, Final: at.Final,
 		Triggered: p.Reason == jobs.ReasonLabel || p.Reason == jobs.ReasonRetry || p.Reason == jobs.ReasonDeferred || p.Reason == jobs.ReasonUnblock ||
 			p.Reason == jobs.ReasonApprove || p.Reason == jobs.ReasonSteer,

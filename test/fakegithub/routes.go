@@ -46,6 +46,7 @@ func (s *Server) routes() http.Handler {
 	m.HandleFunc("GET /repos/{owner}/{repo}/branches/{branch}/protection", s.repo(s.branchProtection))
 	m.HandleFunc("POST /graphql", s.graphql)
 	s.reviewRoutes(m)
+	s.reviewRequestRoutes(m)
 	s.gitDBRoutes(m)
 	s.manifestRoutes(m)
 	return s.withGit(s.middleware(m))
@@ -110,7 +111,8 @@ func commentJSON(c *Comment) map[string]any {
 
 func (s *Server) pullJSON(rp *Repo, p *Pull) map[string]any {
 	s.refresh(rp, p)
-	return map[string]any{"id": p.ID, "node_id": nodeID(p), "number": p.Number, "title": p.Title, "body": p.Body, "state": p.State, "merged": p.Merged,
+	users, teams := requestedJSON(rp, p)
+	return map[string]any{"requested_reviewers": users, "requested_teams": teams, "id": p.ID, "node_id": nodeID(p), "number": p.Number, "title": p.Title, "body": p.Body, "state": p.State, "merged": p.Merged,
 		"user": user(p.Author), "labels": labelsJSON(p.Labels),
 		"head":     map[string]any{"ref": p.Head, "sha": p.HeadSHA, "repo": s.repoJSON(rp)},
 		"base":     map[string]any{"ref": p.Base, "repo": s.repoJSON(rp)},
