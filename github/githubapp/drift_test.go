@@ -96,14 +96,9 @@ func docLines(fd *ast.FuncDecl) []string {
 // exprString renders a type; qual is the qualifier dropped ("github.").
 func exprString(e ast.Expr, qual string) string {
 	var b strings.Builder
-	ast.Walk(visitor(func(ast.Node) {}), e)
 	writeExpr(&b, e)
 	return strings.ReplaceAll(b.String(), qual, "")
 }
-
-type visitor func(ast.Node)
-
-func (v visitor) Visit(n ast.Node) ast.Visitor { v(n); return v }
 
 func writeExpr(b *strings.Builder, e ast.Expr) {
 	switch e := e.(type) {
