@@ -33,10 +33,10 @@ func TestOwnersAsGitHubDocumentsThem(t *testing.T) {
 		want []string
 	}{
 		{"README.md", []string{"@global-owner1", "@global-owner2"}},
-		{"web/app.js", []string{"@js-owner"}},            // *.js anywhere; the inline comment is not an owner
-		{"main.go", []string{"docs@example.com"}},        // last match wins over *
-		{"notes/a.txt", []string{"@octo-org/octocats"}},  // a team
-		{"build/logs/x/y.log", []string{"@octocat"}},     // **/logs comes later and matches too
+		{"web/app.js", []string{"@js-owner"}},           // *.js anywhere; the inline comment is not an owner
+		{"main.go", []string{"docs@example.com"}},       // last match wins over *
+		{"notes/a.txt", []string{"@octo-org/octocats"}}, // a team
+		{"build/logs/x/y.log", []string{"@octocat"}},    // **/logs comes later and matches too
 		{"build/out.bin", []string{"@global-owner1", "@global-owner2"}},
 		{"docs/getting-started.md", []string{"@doctocat"}}, // /docs/ is later than docs/*
 		{"docs/build-app/troubleshooting.md", []string{"@doctocat"}},
