@@ -40,7 +40,7 @@ func ownersOf(in *trusted.Inputs, files []string) []string {
 // Nothing here fails the run: a review request is a courtesy to the
 // people the PR waits for, and a refused or failed one is said instead.
 func (h *GitHubHost) askReview(ctx context.Context, pr *github.PullRequest, sha string, in ReleaseInput) string {
-	if why := h.needsApproval(ctx, in.Mode); why == "" {
+	if !h.needsApproval(ctx, in.Mode) {
 		return ""
 	}
 	owners, source := in.Owners, "code owners of the changed files"
@@ -64,12 +64,13 @@ func (h *GitHubHost) askReview(ctx context.Context, pr *github.PullRequest, sha 
 	return askedNote(asked, teamNames(owners), source)
 }
 
-// needsApproval says why the PR waits for an approval, "" when it does
-// not: every evolution PR, and a maintenance PR whose base branch's rules
-// require an approving or a code owner's review.
-func (h *GitHubHost) needsApproval(ctx context.Context, mode string) string {
+// needsApproval reports a PR that waits for an approval: every evolution
+// PR, and a maintenance PR whose base branch's rules require an approving
+// or a code owner's review. Rules that cannot be read ask for none: the
+// merge itself still waits on them (lifecycle), this is only a courtesy.
+func (h *GitHubHost) needsApproval(ctx context.Context, mode string) bool {
 	if mode == "evolution" {
-		return "evolution"
+		return true
 	}
 	var rules branchrules.Rules
 	var err error
@@ -80,12 +81,9 @@ func (h *GitHubHost) needsApproval(ctx context.Context, mode string) string {
 	}
 	if err != nil {
 		h.logger().Warn("branch rules not read; no review requested", "err", err)
-		return ""
+		return false
 	}
-	if rules.Approvals > 0 || rules.CodeOwners {
-		return "rules"
-	}
-	return ""
+	return rules.Approvals > 0 || rules.CodeOwners
 }
 
 // reviewers splits owners into users and team slugs, leaving out Warden
