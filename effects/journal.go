@@ -32,9 +32,12 @@ type Intent struct {
 	SHA          string `json:"sha,omitempty"`
 	// Users and Teams are whom a "reviewers" intent asks: a re-drive asks
 	// them again without reading CODEOWNERS (Redrive).
-	Users []string  `json:"users,omitempty"`
-	Teams []string  `json:"teams,omitempty"`
-	At    time.Time `json:"at"`
+	Users []string `json:"users,omitempty"`
+	Teams []string `json:"teams,omitempty"`
+	// Source says whom Users and Teams stand for ("code owners of the
+	// changed files"), for the status comment.
+	Source string    `json:"source,omitempty"`
+	At     time.Time `json:"at"`
 }
 
 const (

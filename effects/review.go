@@ -13,8 +13,13 @@ const KindReviewers = "reviewers"
 // at head sha: its key makes the request once per head, across a
 // redelivered or retried task.
 func ReviewIntent(repo string, installation int64, n int, sha string, users, teams []string) Intent {
-	return Intent{Key: fmt.Sprintf("%s:%s#%d:%s", KindReviewers, repo, n, sha), Kind: KindReviewers, Repo: repo,
+	return Intent{Key: ReviewKey(repo, n, sha), Kind: KindReviewers, Repo: repo,
 		Installation: installation, PR: n, SHA: sha, Users: users, Teams: teams}
+}
+
+// ReviewKey is the idempotency key of the review request of PR n at head sha.
+func ReviewKey(repo string, n int, sha string) string {
+	return fmt.Sprintf("%s:%s#%d:%s", KindReviewers, repo, n, sha)
 }
 
 // RequestReview makes the review request of it through the journal (nil:

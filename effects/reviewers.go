@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
+	"strings"
 
 	"github.com/google/go-github/v60/github"
 )
@@ -88,4 +89,27 @@ func shown(pr *github.PullRequest, users, teams []string) Asked {
 		}
 	}
 	return out
+}
+
+// Sentence is what the status comment says about the request: who was
+// asked (teams as @owner/slug: a repository's reviewers are teams of its
+// owner), as whom (source), and whom GitHub refused.
+func (a Asked) Sentence(owner, source string) string {
+	var names []string
+	for _, u := range a.Users {
+		names = append(names, "@"+u)
+	}
+	for _, t := range a.Teams {
+		names = append(names, "@"+owner+"/"+t)
+	}
+	var b strings.Builder
+	if len(names) > 0 {
+		fmt.Fprintf(&b, "Review requested from %s (%s).", strings.Join(names, ", "), source)
+	} else {
+		b.WriteString("No review was requested.")
+	}
+	if len(a.Refused) > 0 {
+		fmt.Fprintf(&b, " GitHub refused to ask %s (a reviewer must be a collaborator with access to the repository), so Warden left them out.", strings.Join(a.Refused, ", "))
+	}
+	return b.String()
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/go-github/v60/github"
 	"github.com/warden-bot/warden/effects"
+	"github.com/warden-bot/warden/github/branchrules"
 	"github.com/warden-bot/warden/jobs"
 )
 
@@ -41,5 +42,37 @@ func TestSweepMakesAnUnconfirmedReviewRequest(t *testing.T) {
 	}
 	if done, _ := j.Done(ctx, it.Key); !done {
 		t.Fatal("the request is not confirmed in the journal")
+	}
+}
+
+// A maintenance PR's proposed review request is made only when the rules
+// require a review, once per head; later evaluations repeat its sentence.
+func TestProposedReviewMadeOnlyUnderAReviewRule(t *testing.T) {
+	e := newSimEnv(t)
+	ctx := context.Background()
+	got, _, err := e.client.PullRequests.Create(ctx, "Codertocat", "Hello-World", &github.NewPullRequest{
+		Title: github.String("t"), Head: github.String("main"), Base: github.String("main")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	j := effects.New(e.be.RDB)
+	it := effects.ReviewIntent(repo, inst, got.GetNumber(), got.GetHead().GetSHA(), []string{"alice"}, nil)
+	it.Source = "code owners of the changed files"
+	if err := j.Propose(ctx, it); err != nil {
+		t.Fatal(err)
+	}
+	l := &Lifecycle{App: e.app, Effects: j, Log: quiet}
+	x := &pr{PullRequest: got, owner: "Codertocat", name: "Hello-World"}
+	if note := l.askReview(ctx, e.client, x, branchrules.Rules{}, quiet); note != "" {
+		t.Fatalf("asked without a review rule: %q", note)
+	}
+	want := "Review requested from @alice (code owners of the changed files)."
+	for i := range 2 {
+		if note := l.askReview(ctx, e.client, x, branchrules.Rules{Approvals: 1}, quiet); note != want {
+			t.Fatalf("evaluation %d said %q, want %q", i, note, want)
+		}
+	}
+	if users, _, calls := e.gh.ReviewRequests(repo, got.GetNumber()); !slices.Equal(users, []string{"alice"}) || calls != 1 {
+		t.Fatalf("requested %v in %d calls, want alice once", users, calls)
 	}
 }

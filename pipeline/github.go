@@ -12,7 +12,6 @@ import (
 	"github.com/google/go-github/v60/github"
 	"github.com/warden-bot/warden/comments"
 	"github.com/warden-bot/warden/effects"
-	"github.com/warden-bot/warden/github/branchrules"
 	"github.com/warden-bot/warden/github/gitdb"
 	"github.com/warden-bot/warden/outcome"
 )
@@ -59,8 +58,6 @@ type GitHubHost struct {
 	Installation int64
 	// Effects journals the review request (reviewers.go); nil: none.
 	Effects *effects.Journal
-	// Rules caches the base branch's rules; nil reads them each time.
-	Rules *branchrules.Reader
 
 	labels   []string          // the labels as last read or written
 	labelIDs map[string]string // label name → node id, when read over GraphQL

@@ -2,12 +2,10 @@ package pipeline
 
 import (
 	"context"
-	"fmt"
 	"strings"
 
 	"github.com/google/go-github/v60/github"
 	"github.com/warden-bot/warden/effects"
-	"github.com/warden-bot/warden/github/branchrules"
 	"github.com/warden-bot/warden/github/codeowners"
 	"github.com/warden-bot/warden/trusted"
 )
@@ -35,24 +33,35 @@ func ownersOf(in *trusted.Inputs, files []string) []string {
 	return out
 }
 
-// askReview asks for the review the PR needs, once per head, and returns
-// the sentence the status comment says about it ("" when it needs none).
-// Nothing here fails the run: a review request is a courtesy to the
-// people the PR waits for, and a refused or failed one is said instead.
+// askReview asks for the review an evolution PR waits for, once per head,
+// and returns the status comment's sentence about it. A maintenance PR
+// needs a review only where its base branch's rules say so: the request
+// is kept as a proposal, and the lifecycle makes it when an evaluation
+// reads such a rule (no rules read here: they are read there anyway).
+// Nothing here fails the run: a refused or failed request is said instead.
 func (h *GitHubHost) askReview(ctx context.Context, pr *github.PullRequest, sha string, in ReleaseInput) string {
-	if !h.needsApproval(ctx, in.Mode) {
-		return ""
-	}
-	owners, source := in.Owners, "code owners of the changed files"
-	users, teams := h.reviewers(owners, pr.GetUser().GetLogin())
+	source := "code owners of the changed files"
+	users, teams := h.reviewers(in.Owners, pr.GetUser().GetLogin())
 	if len(users)+len(teams) == 0 && in.Labeller != "" {
 		users, _ = h.reviewers([]string{"@" + in.Labeller}, pr.GetUser().GetLogin())
 		source = "who labelled the issue"
 	}
 	if len(users)+len(teams) == 0 {
+		if in.Mode != "evolution" {
+			return ""
+		}
 		return "No review was requested: the changed files have no code owner and no writer labelled the issue."
 	}
 	it := effects.ReviewIntent(h.repo(), h.Installation, pr.GetNumber(), sha, users, teams)
+	it.Source = source
+	if in.Mode != "evolution" {
+		if h.Effects != nil {
+			if err := h.Effects.Propose(ctx, it); err != nil {
+				h.logger().Warn("review request not kept for the PR's evaluation", "pr", pr.GetNumber(), "err", err)
+			}
+		}
+		return ""
+	}
 	asked, already, err := effects.RequestReview(ctx, h.Effects, effects.GitHub{C: h.Client}, it)
 	switch {
 	case already:
@@ -61,29 +70,7 @@ func (h *GitHubHost) askReview(ctx context.Context, pr *github.PullRequest, sha 
 		h.logger().Warn("review request failed; the effects sweep asks again", "pr", pr.GetNumber(), "err", err)
 		return "Warden could not request review yet (" + err.Error() + "); it asks again."
 	}
-	return askedNote(asked, teamNames(owners), source)
-}
-
-// needsApproval reports a PR that waits for an approval: every evolution
-// PR, and a maintenance PR whose base branch's rules require an approving
-// or a code owner's review. Rules that cannot be read ask for none: the
-// merge itself still waits on them (lifecycle), this is only a courtesy.
-func (h *GitHubHost) needsApproval(ctx context.Context, mode string) bool {
-	if mode == "evolution" {
-		return true
-	}
-	var rules branchrules.Rules
-	var err error
-	if h.Rules != nil {
-		rules, err = h.Rules.Get(ctx, h.Client, h.Owner, h.Name, h.Base)
-	} else {
-		rules, err = branchrules.Read(ctx, h.Client, h.Owner, h.Name, h.Base)
-	}
-	if err != nil {
-		h.logger().Warn("branch rules not read; no review requested", "err", err)
-		return false
-	}
-	return rules.Approvals > 0 || rules.CodeOwners
+	return asked.Sentence(h.Owner, source)
 }
 
 // reviewers splits owners into users and team slugs, leaving out Warden
@@ -102,36 +89,4 @@ func (h *GitHubHost) reviewers(owners []string, author string) (users, teams []s
 		}
 	}
 	return users, teams
-}
-
-// teamNames maps a team's slug to its owner entry ("@org/slug"), to name it as CODEOWNERS does.
-func teamNames(owners []string) map[string]string {
-	out := map[string]string{}
-	for _, o := range owners {
-		if _, slug, ok := strings.Cut(o, "/"); ok {
-			out[slug] = o
-		}
-	}
-	return out
-}
-
-// askedNote is the status comment's sentence about a review request.
-func askedNote(a effects.Asked, teams map[string]string, source string) string {
-	var names []string
-	for _, u := range a.Users {
-		names = append(names, "@"+u)
-	}
-	for _, t := range a.Teams {
-		names = append(names, teams[t])
-	}
-	var b strings.Builder
-	if len(names) > 0 {
-		fmt.Fprintf(&b, "Review requested from %s (%s).", strings.Join(names, ", "), source)
-	} else {
-		b.WriteString("No review was requested.")
-	}
-	if len(a.Refused) > 0 {
-		fmt.Fprintf(&b, " GitHub refused to ask %s (a reviewer must be a collaborator with access to the repository), so Warden left them out.", strings.Join(a.Refused, ", "))
-	}
-	return b.String()
 }

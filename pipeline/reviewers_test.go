@@ -44,9 +44,8 @@ func TestOwnersOfTheChangedFiles(t *testing.T) {
 	}
 }
 
-func TestAskedNoteNamesWhoWasAskedAndWhoWasRefused(t *testing.T) {
-	note := askedNote(effects.Asked{Users: []string{"carol"}, Teams: []string{"core"}, Refused: []string{"@mallory"}},
-		map[string]string{"core": "@acme/core"}, "code owners of the changed files")
+func TestAskedSentenceNamesWhoWasAskedAndWhoWasRefused(t *testing.T) {
+	note := effects.Asked{Users: []string{"carol"}, Teams: []string{"core"}, Refused: []string{"@mallory"}}.Sentence("acme", "code owners of the changed files")
 	for _, want := range []string{"Review requested from @carol, @acme/core (code owners of the changed files).", "GitHub refused to ask @mallory"} {
 		if !strings.Contains(note, want) {
 			t.Errorf("note %q lacks %q", note, want)

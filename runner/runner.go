@@ -14,7 +14,6 @@ import (
 	"github.com/warden-bot/warden/comments"
 	"github.com/warden-bot/warden/effects"
 	"github.com/warden-bot/warden/followup"
-	"github.com/warden-bot/warden/github/branchrules"
 	"github.com/warden-bot/warden/github/gitdb"
 	"github.com/warden-bot/warden/jobs"
 	"github.com/warden-bot/warden/outcome"
@@ -39,10 +38,8 @@ type Hosts struct {
 	GitHubURL string
 	// Memo follows the status comment's writes for the lifecycle's notes.
 	Memo comments.StatusMemo
-	// Effects journals review requests; Rules caches branch rules (the
-	// lifecycle's): both nil in tests that need neither.
+	// Effects journals review requests (nil in tests that need none).
 	Effects *effects.Journal
-	Rules   *branchrules.Reader
 
 	signed gitdb.Remember // repositories whose branches require signed commits
 }
@@ -73,7 +70,7 @@ func (h *Hosts) Host(ctx context.Context, repo string, inst int64, issue int, _,
 	return &pipeline.GitHubHost{
 		Client: client, Owner: owner, Name: name, Number: issue, Prefix: h.Prefix,
 		BotLogin: login, CloneURL: cloneURL, Base: base, Poster: poster, GraphQL: true, Signed: &h.signed,
-		Installation: inst, Effects: h.Effects, Rules: h.Rules,
+		Installation: inst, Effects: h.Effects,
 		BotIDOf: func(ctx context.Context) (int64, error) { return h.App.BotID(ctx, inst) },
 		Token:   func(ctx context.Context) (string, error) { return h.App.Token(ctx, inst) },
 	}, nil

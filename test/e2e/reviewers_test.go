@@ -58,17 +58,30 @@ func TestEvolutionPRAsksTheCodeOwners(t *testing.T) {
 }
 
 // Acceptance (issue 39): a maintenance PR under a rule requiring an
-// approving review asks the code owners too; without the rule it asks no one.
+// approving review asks the code owners too, once its checks pass and the
+// review is what it waits for (the evaluation reads the rules for the
+// merge); the status comment says what the rules want and who was asked.
 func TestMaintenancePRUnderReviewRuleAsksTheCodeOwners(t *testing.T) {
 	w := newWorld(t, ownedRepo())
 	w.owners()
 	w.GH.AddRule(repo, "pull_request", oneReview())
-	users, teams, status := w.reviewAsked(t, 96, "maintenance")
+	w.reviewAsked(t, 96, "maintenance")
+	p := w.Pull()
+	w.CheckRun(p, "success")
+	w.Eventually(30*time.Second, w.statusSays(96, "Review requested from @carol, @acme/calc-team (code owners of the changed files)."),
+		"the status comment does not name who was asked")
+	users, teams, calls := w.GH.ReviewRequests(repo, p.Number)
 	if !slices.Equal(users, []string{"carol"}) || !slices.Equal(teams, []string{"calc-team"}) {
 		t.Fatalf("requested users %v teams %v, want carol and calc-team", users, teams)
 	}
-	if !strings.Contains(status, "Review requested from @carol, @acme/calc-team") {
-		t.Errorf("status comment does not name who was asked:\n%s", status)
+	if !strings.Contains(w.CommentWith(96, "<!-- warden:status -->"), "At least 1 approving review is required") {
+		t.Errorf("the status comment does not say the PR waits for a review")
+	}
+	// Another evaluation of the same head asks no one again.
+	w.CheckRun(p, "success")
+	w.holds(t, 2*time.Second)
+	if _, _, again := w.GH.ReviewRequests(repo, p.Number); again != calls {
+		t.Fatalf("%d review requests for one head, want %d", again, calls)
 	}
 }
 
@@ -76,8 +89,11 @@ func TestMaintenancePRUnderReviewRuleAsksTheCodeOwners(t *testing.T) {
 func TestMaintenancePRWithoutReviewRuleAsksNoOne(t *testing.T) {
 	w := newWorld(t, ownedRepo())
 	w.owners()
-	users, teams, _ := w.reviewAsked(t, 97, "maintenance")
-	if len(users)+len(teams) > 0 || w.GH.CountCalls(http.MethodPost, "/repos/"+repo+"/pulls/1/requested_reviewers") > 0 {
+	w.reviewAsked(t, 97, "maintenance")
+	p := w.Pull()
+	w.CheckRun(p, "success")
+	w.Eventually(30*time.Second, func() bool { return w.Pull().Merged }, "not merged after a green check")
+	if users, teams, calls := w.GH.ReviewRequests(repo, p.Number); calls > 0 {
 		t.Fatalf("asked %v %v with no review rule", users, teams)
 	}
 }
