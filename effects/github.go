@@ -1,6 +1,7 @@
 // Package effects is the one place Warden's GitHub side effects on a pull
 // request's way to merging go through: the merge call, the merge queue
-// (enqueue, dequeue) and native auto-merge (on, off). Each answer is read
+// (enqueue, dequeue), native auto-merge (on, off) and the review request
+// (reviewers.go). Each answer is read
 // strictly: only an answer that shows the effect confirms it; anything
 // else (an error, an answer without the entry) leaves it unconfirmed, and
 // the caller asks again later instead of marking it done. The journal

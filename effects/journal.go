@@ -24,13 +24,20 @@ func New(rdb redis.UniversalClient) *Journal { return &Journal{rdb: rdb} }
 // Intent is one effect Warden means to cause on a PR; Key is its
 // idempotency key (the effect and what it acts on, e.g. the head).
 type Intent struct {
-	Key          string    `json:"key"`
-	Kind         string    `json:"kind"`
-	Repo         string    `json:"repo"`
-	Installation int64     `json:"installation"`
-	PR           int       `json:"pr"`
-	SHA          string    `json:"sha,omitempty"`
-	At           time.Time `json:"at"`
+	Key          string `json:"key"`
+	Kind         string `json:"kind"`
+	Repo         string `json:"repo"`
+	Installation int64  `json:"installation"`
+	PR           int    `json:"pr"`
+	SHA          string `json:"sha,omitempty"`
+	// Users and Teams are whom a "reviewers" intent asks: a re-drive asks
+	// them again without reading CODEOWNERS (Redrive).
+	Users []string `json:"users,omitempty"`
+	Teams []string `json:"teams,omitempty"`
+	// Source says whom Users and Teams stand for ("code owners of the
+	// changed files"), for the status comment.
+	Source string    `json:"source,omitempty"`
+	At     time.Time `json:"at"`
 }
 
 const (

@@ -15,7 +15,7 @@ var calls = []string{
 	"enablePullRequestAutoMerge(", "disablePullRequestAutoMerge(",
 	"EnqueuePullRequestInput{", "DequeuePullRequestInput{",
 	"EnablePullRequestAutoMergeInput{", "DisablePullRequestAutoMergeInput{",
-	"PullRequests.Merge(",
+	"PullRequests.Merge(", "PullRequests.RequestReviewers(",
 }
 
 // Production code outside effects/ does not call those mutations itself

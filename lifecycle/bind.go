@@ -104,6 +104,11 @@ func (l *Lifecycle) SweepEffects(ctx context.Context, now time.Time, quiet time.
 		return 0, nil
 	}
 	return l.Effects.Sweep(ctx, now, quiet, func(ctx context.Context, it effects.Intent) error {
+		if it.Kind == effects.KindReviewers {
+			// The intent names whom to ask: no CODEOWNERS to read again.
+			_, _, err := effects.RequestReview(ctx, l.Effects, effects.GitHub{C: l.App.Client(it.Installation)}, it)
+			return err
+		}
 		return l.Queue.EnqueuePR(ctx, jobs.PRPayload{Repo: it.Repo, Installation: it.Installation, PR: it.PR, Action: "checks"})
 	})
 }

@@ -87,7 +87,13 @@ func (l *Lifecycle) maybeMerge(ctx context.Context, c *github.Client, x *pr, log
 	if waits := rules.Waits(head, cfg.MergeMethod, enterprise(c)); len(waits) > 0 {
 		// No merge call while a rule is unmet: GitHub would refuse it.
 		log.Info("the branch's rules are not met yet", "waits", waits)
-		return l.mergeNote(ctx, c, x, fmt.Sprintf("PR #%d is not merged yet. The branch's rules say: %s", x.GetNumber(), strings.Join(waits, " ")))
+		note := fmt.Sprintf("PR #%d is not merged yet. The branch's rules say: %s", x.GetNumber(), strings.Join(waits, " "))
+		if head.Approvals < rules.Approvals || rules.CodeOwners && head.Approvals == 0 { // the review is still wanted
+			if asked := l.askReview(ctx, c, x, rules, log); asked != "" {
+				note += " " + asked
+			}
+		}
+		return l.mergeNote(ctx, c, x, note)
 	}
 	if x.Mergeable == nil {
 		return l.mergeableUnknown(ctx, c, x, log) // refusal.go

@@ -11,6 +11,7 @@ import (
 
 	"github.com/google/go-github/v60/github"
 	"github.com/warden-bot/warden/comments"
+	"github.com/warden-bot/warden/effects"
 	"github.com/warden-bot/warden/github/gitdb"
 	"github.com/warden-bot/warden/outcome"
 )
@@ -53,6 +54,10 @@ type GitHubHost struct {
 	// commits (publish.go); nil: learned anew from each refused push.
 	Signed *gitdb.Remember
 	Log    *slog.Logger // nil: slog.Default
+	// Installation is the App's installation, for the effects journal.
+	Installation int64
+	// Effects journals the review request (reviewers.go); nil: none.
+	Effects *effects.Journal
 
 	labels   []string          // the labels as last read or written
 	labelIDs map[string]string // label name → node id, when read over GraphQL

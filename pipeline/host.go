@@ -26,6 +26,12 @@ type ReleaseInput struct {
 	Summary string // what changed, for the PR body
 	Mode    string
 	Files   []string
+	// Owners are the code owners of Files (the default branch's
+	// CODEOWNERS), asked to review when the PR needs an approval;
+	// Labeller, the writer who labelled the issue, is asked when no
+	// changed file has an owner.
+	Owners   []string
+	Labeller string
 }
 
 // ReleaseResult is what Release produced.
@@ -33,6 +39,8 @@ type ReleaseResult struct {
 	PR      int
 	URL     string
 	HeadSHA string
+	// Note is what the status comment says about the review request.
+	Note string
 }
 
 // Subtask is one piece of a decomposed issue.

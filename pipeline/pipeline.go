@@ -31,11 +31,13 @@ type Task struct {
 	DefaultBranch string
 	Token         string // for fetching; empty for file:// remotes
 	Installation  int64
-	Attempt       int // 1-based, counted over the issue's outcome records
-	Deferrals     int
-	Depth         int
-	Final         bool      // no retry left: a Retryable outcome becomes Escalated
-	Followup      *Followup // set: continue the open PR's branch with feedback
+	// Sender is the writer who labelled the issue (or asked for the run).
+	Sender    string
+	Attempt   int // 1-based, counted over the issue's outcome records
+	Deferrals int
+	Depth     int
+	Final     bool      // no retry left: a Retryable outcome becomes Escalated
+	Followup  *Followup // set: continue the open PR's branch with feedback
 	// Resume set: the issue has an open Warden PR; the run continues its
 	// branch from its head (Branch, HeadSHA) instead of the base.
 	Resume *Resume

@@ -42,7 +42,8 @@ func (h *GitHubHost) Release(ctx context.Context, wt *workspace.Worktree, in Rel
 	if err := h.modeStatus(ctx, sha, in.Mode); err != nil {
 		return ReleaseResult{}, err
 	}
-	return ReleaseResult{PR: pr.GetNumber(), URL: pr.GetHTMLURL(), HeadSHA: sha}, nil
+	note := h.askReview(ctx, pr, sha, in)
+	return ReleaseResult{PR: pr.GetNumber(), URL: pr.GetHTMLURL(), HeadSHA: sha, Note: note}, nil
 }
 
 // PRMarker is the hidden marker in a Warden PR's body.

@@ -35,6 +35,9 @@ func (a *attempt) result(ctx context.Context, err error) Result {
 	case err == nil:
 		rec.Outcome = outcome.Completed
 		rec.Summary = fmt.Sprintf("Opened PR #%d.", a.release.PR)
+		if a.release.Note != "" {
+			rec.Summary += " " + a.release.Note
+		}
 		if a.release.PR == 0 {
 			rec.Summary = "The change is committed on branch " + a.wt.Branch + "."
 		}

@@ -128,7 +128,8 @@ func (a *attempt) releaseStage(ctx context.Context) error {
 	if note := a.testsNote(); note != "" {
 		summary += "\n\n" + note
 	}
-	rel, err := a.host.Release(ctx, a.wt, ReleaseInput{Title: a.t.Title, Summary: summary, Mode: a.t.Mode, Files: a.files})
+	rel, err := a.host.Release(ctx, a.wt, ReleaseInput{Title: a.t.Title, Summary: summary, Mode: a.t.Mode, Files: a.files,
+		Owners: ownersOf(a.in, a.files), Labeller: a.t.Sender})
 	if err != nil {
 		return err
 	}

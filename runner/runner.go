@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-github/v60/github"
 	"github.com/hibiken/asynq"
 	"github.com/warden-bot/warden/comments"
+	"github.com/warden-bot/warden/effects"
 	"github.com/warden-bot/warden/followup"
 	"github.com/warden-bot/warden/github/gitdb"
 	"github.com/warden-bot/warden/jobs"
@@ -37,6 +38,8 @@ type Hosts struct {
 	GitHubURL string
 	// Memo follows the status comment's writes for the lifecycle's notes.
 	Memo comments.StatusMemo
+	// Effects journals review requests (nil in tests that need none).
+	Effects *effects.Journal
 
 	signed gitdb.Remember // repositories whose branches require signed commits
 }
@@ -67,6 +70,7 @@ func (h *Hosts) Host(ctx context.Context, repo string, inst int64, issue int, _,
 	return &pipeline.GitHubHost{
 		Client: client, Owner: owner, Name: name, Number: issue, Prefix: h.Prefix,
 		BotLogin: login, CloneURL: cloneURL, Base: base, Poster: poster, GraphQL: true, Signed: &h.signed,
+		Installation: inst, Effects: h.Effects,
 		BotIDOf: func(ctx context.Context) (int64, error) { return h.App.BotID(ctx, inst) },
 		Token:   func(ctx context.Context) (string, error) { return h.App.Token(ctx, inst) },
 	}, nil
@@ -105,7 +109,7 @@ func (r *Runner) Run(ctx context.Context, p jobs.RunPayload, at jobs.Attempt) jo
 	id, _ := asynq.GetTaskID(ctx)
 	t := pipeline.Task{
 		ID: id, Delivery: p.Delivery, Repo: p.Repo, RepoID: p.RepoID, Issue: p.Issue, Mode: p.Mode, Title: p.Title, Body: p.Body,
-		CloneURL: host.CloneURL, DefaultBranch: p.DefaultBranch, Token: token, Installation: p.Installation,
+		CloneURL: host.CloneURL, DefaultBranch: p.DefaultBranch, Token: token, Installation: p.Installation, Sender: p.Sender,
 		Deferrals: p.Deferrals, Depth: p.Depth, Final: at.Final,
 		Triggered: p.Reason == jobs.ReasonLabel || p.Reason == jobs.ReasonRetry || p.Reason == jobs.ReasonDeferred || p.Reason == jobs.ReasonUnblock ||
 			p.Reason == jobs.ReasonApprove || p.Reason == jobs.ReasonSteer,

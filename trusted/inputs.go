@@ -1,7 +1,7 @@
 // Package trusted is the one reader of what decides how Warden runs a
 // repository (CONTRACT §13 "Trusted inputs"): .github/warden.yml, the
-// devcontainer's image, the files commands are inferred from and the
-// instruction files. It reads them from the default branch's head through
+// devcontainer's image, the files commands are inferred from, the
+// instruction files and the code owners. It reads them from the default branch's head through
 // git's object store, never from a checkout or a PR head, and never through
 // a symbolic link: for first attempts, retries continuing a PR and
 // follow-ups alike, a model's edit to any of them on Warden's branch
@@ -14,6 +14,7 @@ import (
 	"fmt"
 
 	"github.com/warden-bot/warden/environment/toolchain"
+	"github.com/warden-bot/warden/github/codeowners"
 	"github.com/warden-bot/warden/modes"
 )
 
@@ -34,6 +35,10 @@ type Inputs struct {
 	Docs      []Doc          // the instruction files, capped
 	Files     *Tree          // the base tree's files, for inference and inspection
 	Notes     []string       // what was found but not used, e.g. a symbolic link
+	// CodeOwners is the base's CODEOWNERS (nil when it has none), read
+	// from CodeOwnersPath: whom Warden asks to review (codeowners.go).
+	CodeOwners     *codeowners.File
+	CodeOwnersPath string
 }
 
 // ConfigError is a .github/warden.yml on the base that cannot be used:
@@ -65,7 +70,11 @@ func Read(ctx context.Context, git Git, commit, defaultImage string) (*Inputs, e
 	}
 	in.Plan = toolchain.Resolve(t, toolchain.Declared{Image: in.Config.Image, Setup: in.Config.Setup, Test: in.Config.Test, DefaultImage: defaultImage})
 	in.Docs = readInstructions(t, InstructionCap)
-	in.Notes = unfollowed(t, append(append([]string{}, DevcontainerFiles...), InstructionFiles...))
+	in.Notes = unfollowed(t, append(append(append([]string{}, DevcontainerFiles...), InstructionFiles...), CodeOwnersFiles...))
+	in.CodeOwners, in.CodeOwnersPath, err = readCodeOwners(t)
+	if err != nil {
+		return nil, err
+	}
 	return in, nil
 }
 

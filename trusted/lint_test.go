@@ -20,28 +20,30 @@ import (
 // `make test` and `make lint`.
 
 // trustedNames are the inputs' path names.
-var trustedNames = []string{"warden.yml", "warden.yaml", "devcontainer", "AGENTS.md", "CLAUDE.md", "copilot-instructions", "CONTRIBUTING.md"}
+var trustedNames = []string{"warden.yml", "warden.yaml", "devcontainer", "AGENTS.md", "CLAUDE.md", "copilot-instructions", "CONTRIBUTING.md", "CODEOWNERS"}
 
 // parsers are the functions that turn an input into a decision: only
 // trusted may hand them what it read.
 var parsers = map[string][]string{
 	"github.com/warden-bot/warden/environment/toolchain": {"Resolve", "Infer"},
 	"github.com/warden-bot/warden/modes":                 {"Parse"},
+	"github.com/warden-bot/warden/github/codeowners":     {"Parse"},
 }
 
 // allowed are the legitimate mentions, by file and literal (or call), each
 // with why it is not a read.
 var allowed = map[string]string{
-	"modes/config.go:.github/warden.yml":                   "a protected-path glob: the guards refuse edits to it",
-	"modes/config.go:.github/warden.yaml":                  "a protected-path glob",
-	"modes/config.go:.devcontainer/**":                     "a protected-path glob",
-	"modes/config.go:.devcontainer.json":                   "a protected-path glob",
+	"modes/config.go:.github/warden.yml":                               "a protected-path glob: the guards refuse edits to it",
+	"modes/config.go:.github/warden.yaml":                              "a protected-path glob",
+	"modes/config.go:.devcontainer/**":                                 "a protected-path glob",
+	"modes/config.go:.devcontainer.json":                               "a protected-path glob",
 	"environment/toolchain/resolve.go:.github/warden.yml":              "the name a plan's source is shown as; toolchain parses what trusted hands it",
 	"environment/toolchain/resolve.go:.devcontainer/devcontainer.json": "the file Resolve looks for in the fs.FS trusted hands it (a trusted.Tree)",
 	"environment/toolchain/resolve.go:.devcontainer.json":              "as above",
 	"environment/toolchain/resolve.go:toolchain.Infer":                 "Resolve infers within the fs.FS it was handed",
-	"lifecycle/headread.go:.github/warden.yml":             "merges read the PR's base branch through GitHub's API (the default branch for Warden's PRs), never its head",
-	"lifecycle/merge.go:modes.Parse":                       "parses what headread.go read from the base branch through GitHub",
+	"lifecycle/headread.go:.github/warden.yml":                         "merges read the PR's base branch through GitHub's API (the default branch for Warden's PRs), never its head",
+	"repocontext/repoindex/classify.go:CODEOWNERS":                     "a file name the index classifies as documentation for ranking; nothing is read or decided from it",
+	"lifecycle/merge.go:modes.Parse":                                   "parses what headread.go read from the base branch through GitHub",
 }
 
 func TestOnlyTrustedReadsTrustedInputs(t *testing.T) {

@@ -59,6 +59,7 @@ func (a *app) startWorker(ctx context.Context) (*jobs.Server, error) {
 	life := &lifecycle.Lifecycle{App: a.gh, Queue: a.queue, Links: jobs.NewLinks(a.backend.RDB), Counter: jobs.NewCounter(a.backend.RDB),
 		Prefix: a.cfg.LabelPrefix, Redactor: redactor, Log: a.log, MaxCheckFixes: 2, Followups: fu.Store, Locks: locks,
 		Rules: &branchrules.Reader{}, Memo: memo, Effects: effects.New(a.backend.RDB)}
+	hosts.Effects = life.Effects // one journal: the lifecycle makes the review requests runs propose
 	fu.Lease = life.PushLease
 	go life.SweepEvery(ctx, time.Minute, 10*time.Minute) // effects a killed worker left unconfirmed
 	w := &jobs.Worker{

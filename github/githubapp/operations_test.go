@@ -18,8 +18,9 @@ type operation struct {
 }
 
 // operations is every REST operation Warden calls (go-github methods and
-// hand-built requests, found with grep over the non-test code). A new call
-// belongs here; the test checks it against GitHub's descriptions.
+// hand-built requests). A new call belongs here: TestOperationsListMatchesTheCode
+// (drift_test.go) fails until it is, and the test below checks it against
+// GitHub's descriptions.
 var operations = []operation{
 	{"POST", "/app/installations/{installation_id}/access_tokens", true, ""}, // ghinstallation
 	{"GET", "/app", true, ""},
@@ -31,6 +32,7 @@ var operations = []operation{
 	{"GET", "/repos/{owner}/{repo}/rules/branches/{branch}", true, ""},
 	{"GET", "/repos/{owner}/{repo}/branches/{branch}/protection", true, ""},
 	{"POST", "/repos/{owner}/{repo}/issues", true, ""},
+	{"GET", "/repos/{owner}/{repo}/issues", true, ""}, // the dashboard issue, found by title
 	{"GET", "/repos/{owner}/{repo}/issues/{issue_number}", true, ""},
 	{"PATCH", "/repos/{owner}/{repo}/issues/{issue_number}", true, ""},
 	{"GET", "/repos/{owner}/{repo}/issues/{issue_number}/comments", true, ""},
@@ -47,12 +49,23 @@ var operations = []operation{
 	{"PUT", "/repos/{owner}/{repo}/pulls/{pull_number}/merge", true, ""},
 	{"GET", "/repos/{owner}/{repo}/pulls/{pull_number}/reviews", true, ""},
 	{"GET", "/repos/{owner}/{repo}/pulls/{pull_number}/reviews/{review_id}/comments", true, ""},
+	{"GET", "/repos/{owner}/{repo}/pulls/{pull_number}/comments", true, ""},
 	{"POST", "/repos/{owner}/{repo}/pulls/{pull_number}/comments", true, ""}, // thread replies (in_reply_to)
+	{"POST", "/repos/{owner}/{repo}/pulls/{pull_number}/requested_reviewers", true, ""},
 	{"POST", "/repos/{owner}/{repo}/statuses/{sha}", true, ""},
+	{"GET", "/repos/{owner}/{repo}/commits/{ref}", true, ""}, // is the PR's head Warden's own commit
 	{"GET", "/repos/{owner}/{repo}/commits/{ref}/statuses", true, ""},
 	{"GET", "/repos/{owner}/{repo}/commits/{ref}/check-runs", true, ""},
 	{"GET", "/repos/{owner}/{repo}/commits/{ref}/check-suites", true, ""},
+	{"POST", "/repos/{owner}/{repo}/check-runs", true, ""}, // the Warden check run with the transcript
 	{"GET", "/repos/{owner}/{repo}/check-runs/{check_run_id}/annotations", true, ""},
+	// signed commits (gitdb): blobs, a tree, a commit, the ref read, created or moved
+	{"POST", "/repos/{owner}/{repo}/git/blobs", true, ""},
+	{"POST", "/repos/{owner}/{repo}/git/trees", true, ""},
+	{"POST", "/repos/{owner}/{repo}/git/commits", true, ""},
+	{"GET", "/repos/{owner}/{repo}/git/ref/{ref}", true, ""},
+	{"POST", "/repos/{owner}/{repo}/git/refs", true, ""},
+	{"PATCH", "/repos/{owner}/{repo}/git/refs/{ref}", true, ""},
 	{"GET", "/repos/{owner}/{repo}/actions/jobs/{job_id}/logs", true, ""},
 }
 
@@ -82,7 +95,10 @@ func described(t *testing.T, platform string) map[string]bool {
 //
 //	jq -r '.paths | to_entries[] | .key as $p | .value | keys[] | select(test("get|post|put|patch|delete")) | ascii_upcase + " " + $p'
 //
-// filtered to the path prefixes of the list above.
+// filtered to the path prefixes of the list above and of the fake GitHub's
+// routes (/app…, /users/{username}, /repos/{owner}/{repo} and its actions/jobs,
+// branches, check-runs, check-suites, collaborators, commits, contents, git,
+// issues, pulls, rules and statuses).
 func TestOperationsAgainstGitHubsDescriptions(t *testing.T) {
 	dotcom, ghes := described(t, "api.github.com"), described(t, "ghes-3.19")
 	for _, op := range operations {

@@ -52,12 +52,12 @@ func (s *Server) createCheckRun(w http.ResponseWriter, r *http.Request, rp *Repo
 		return
 	}
 	rp.created = append(rp.created, c)
-	writeJSON(w, 201, map[string]any{
+	writeJSON(w, 201, with(checkRunFields(rp, c), map[string]any{
 		"id": c.ID, "name": c.Name, "head_sha": c.HeadSHA, "status": c.Status, "conclusion": c.Conclusion,
 		"html_url": fmt.Sprintf("%s/%s/%s/runs/%d", s.srv.URL, rp.Owner, rp.Name, c.ID),
 		"app":      map[string]any{"id": s.appID, "slug": "warden-test"},
 		"output":   map[string]any{"title": c.Title, "summary": c.Summary, "text": c.Text},
-	})
+	}))
 }
 
 // CreatedCheckRuns are the check runs the App created on sha.

@@ -45,7 +45,7 @@ func (s *Server) listStatuses(w http.ResponseWriter, r *http.Request, rp *Repo) 
 	out := []any{}
 	for i := len(all) - 1; i >= 0; i-- {
 		st := all[i]
-		out = append(out, map[string]any{"id": i + 1, "state": st.State, "context": st.Context, "description": st.Description, "creator": user(st.Creator)})
+		out = append(out, statusJSON(rp, r.PathValue("ref"), int64(i+1), st))
 	}
 	writeJSON(w, 200, out)
 }

@@ -2,6 +2,7 @@ package fakegithub
 
 import (
 	"cmp"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -93,7 +94,7 @@ func (s *Server) listComments(w http.ResponseWriter, r *http.Request, rp *Repo) 
 	}
 	out := []any{}
 	for _, c := range all[lo:hi] {
-		out = append(out, commentJSON(c))
+		out = append(out, commentJSON(rp, c))
 	}
 	writeJSON(w, 200, out)
 }
@@ -117,7 +118,7 @@ func (s *Server) createComment(w http.ResponseWriter, r *http.Request, rp *Repo)
 	}
 	c := &Comment{ID: s.id(), Issue: num(r, "n"), Body: req.Body, Author: s.author(r), Created: time.Now()}
 	rp.comments = append(rp.comments, c)
-	writeJSON(w, 201, commentJSON(c))
+	writeJSON(w, 201, commentJSON(rp, c))
 }
 
 // AddUserComment adds a comment by someone other than the bot.
@@ -144,7 +145,7 @@ func (s *Server) editComment(w http.ResponseWriter, r *http.Request, rp *Repo) {
 				return
 			}
 			c.Body, c.Edits = req.Body, c.Edits+1
-			writeJSON(w, 200, commentJSON(c))
+			writeJSON(w, 200, commentJSON(rp, c))
 			return
 		}
 	}
@@ -172,8 +173,8 @@ func (s *Server) listLabels(w http.ResponseWriter, r *http.Request, rp *Repo) {
 
 func (s *Server) addLabels(w http.ResponseWriter, r *http.Request, rp *Repo) {
 	ls := s.labelsOf(rp, num(r, "n"))
-	var req []string
-	if ls == nil || !decode(r, &req) {
+	req, ok := labelNames(r)
+	if ls == nil || !ok {
 		notFound(w)
 		return
 	}
@@ -251,4 +252,21 @@ func (s *Server) listIssues(w http.ResponseWriter, r *http.Request, rp *Repo) {
 		w.Header().Set("Link", fmt.Sprintf(`<%s%s>; rel="next"`, s.base(r), next.RequestURI()))
 	}
 	writeJSON(w, 200, append([]map[string]any{}, all[from:to]...))
+}
+
+// labelNames reads a labels body in either form GitHub's description
+// allows: a bare array (go-github's) or {"labels": [...]}.
+func labelNames(r *http.Request) ([]string, bool) {
+	var raw json.RawMessage
+	if !decode(r, &raw) {
+		return nil, false
+	}
+	var list []string
+	if json.Unmarshal(raw, &list) == nil {
+		return list, true
+	}
+	var obj struct {
+		Labels []string `json:"labels"`
+	}
+	return obj.Labels, json.Unmarshal(raw, &obj) == nil
 }

@@ -27,6 +27,7 @@ type Repo struct {
 	labels                               map[string]bool // every label the repository has (know)
 	apiCommits                           map[string]bool // commits made through the Git Database API → signed
 	created                              []CreatedCheckRun
+	teams                                map[string]bool // team slugs with access (AddTeam)
 }
 
 // Issue is an issue.
@@ -66,6 +67,10 @@ type Pull struct {
 	// AutoMerge is native auto-merge, as enablePullRequestAutoMerge and
 	// disablePullRequestAutoMerge left it.
 	AutoMerge bool
+	// Requested and RequestedTeams are who is asked to review (logins,
+	// team slugs), as review requests left them.
+	Requested, RequestedTeams []string
+	reviewCalls               int
 }
 
 // Status is a commit status.

@@ -106,7 +106,7 @@ func (s *Server) mergePull(w http.ResponseWriter, r *http.Request, rp *Repo) {
 func (s *Server) listReviews(w http.ResponseWriter, r *http.Request, rp *Repo) {
 	out := []any{}
 	for _, rv := range rp.reviews[num(r, "n")] {
-		out = append(out, map[string]any{"id": rv.ID, "user": user(rv.User), "state": rv.State, "commit_id": rv.CommitID})
+		out = append(out, reviewJSON(rp, num(r, "n"), rv))
 	}
 	writeJSON(w, 200, out)
 }
@@ -122,7 +122,7 @@ func (s *Server) createStatus(w http.ResponseWriter, r *http.Request, rp *Repo) 
 	}
 	sha := r.PathValue("sha")
 	rp.statuses[sha] = append(rp.statuses[sha], Status{State: req.State, Context: req.Context, Description: req.Description, Creator: BotLogin})
-	writeJSON(w, 201, map[string]any{"id": s.id(), "state": req.State, "context": req.Context, "description": req.Description, "creator": user(BotLogin)})
+	writeJSON(w, 201, statusJSON(rp, r.PathValue("sha"), s.id(), Status{State: req.State, Context: req.Context, Description: req.Description, Creator: BotLogin}))
 }
 
 // latestStatuses keeps the newest status per context, as GitHub's combined view does.

@@ -46,6 +46,7 @@ func (s *Server) routes() http.Handler {
 	m.HandleFunc("GET /repos/{owner}/{repo}/branches/{branch}/protection", s.repo(s.branchProtection))
 	m.HandleFunc("POST /graphql", s.graphql)
 	s.reviewRoutes(m)
+	s.reviewRequestRoutes(m)
 	s.gitDBRoutes(m)
 	s.manifestRoutes(m)
 	return s.withGit(s.middleware(m))
@@ -92,29 +93,30 @@ func (s *Server) repoJSON(rp *Repo) map[string]any {
 func labelsJSON(ls []string) []any {
 	out := []any{}
 	for _, l := range ls {
-		out = append(out, map[string]any{"name": l, "color": "ededed"})
+		out = append(out, labelJSON(l))
 	}
 	return out
 }
 
 func (s *Server) issueJSON(rp *Repo, is *Issue) map[string]any {
-	return map[string]any{"id": is.ID, "node_id": issueNodeID(is), "number": is.Number, "title": is.Title, "body": is.Body, "state": is.State,
+	return with(map[string]any{"id": is.ID, "node_id": issueNodeID(is), "number": is.Number, "title": is.Title, "body": is.Body, "state": is.State,
 		"user": user(is.Author), "labels": labelsJSON(is.Labels), "comments": commentCount(rp, is.Number),
-		"html_url": fmt.Sprintf("https://github.test/%s/%s/issues/%d", rp.Owner, rp.Name, is.Number)}
+		"html_url": fmt.Sprintf("https://github.test/%s/%s/issues/%d", rp.Owner, rp.Name, is.Number)}, issueFields(rp, is.Number, is.State == "closed"))
 }
 
-func commentJSON(c *Comment) map[string]any {
-	return map[string]any{"id": c.ID, "body": c.Body, "user": user(c.Author), "created_at": c.Created.UTC().Format(time.RFC3339),
-		"html_url": fmt.Sprintf("https://github.test/comment/%d", c.ID)}
+func commentJSON(rp *Repo, c *Comment) map[string]any {
+	return with(commentFields(rp, c), map[string]any{"id": c.ID, "body": c.Body, "user": user(c.Author), "created_at": c.Created.UTC().Format(time.RFC3339),
+		"html_url": fmt.Sprintf("https://github.test/comment/%d", c.ID)})
 }
 
 func (s *Server) pullJSON(rp *Repo, p *Pull) map[string]any {
 	s.refresh(rp, p)
-	return map[string]any{"id": p.ID, "node_id": nodeID(p), "number": p.Number, "title": p.Title, "body": p.Body, "state": p.State, "merged": p.Merged,
+	users, teams := requestedJSON(rp, p)
+	return with(pullFields(rp, p), map[string]any{"requested_reviewers": users, "requested_teams": teams, "id": p.ID, "node_id": nodeID(p), "number": p.Number, "title": p.Title, "body": p.Body, "state": p.State, "merged": p.Merged,
 		"user": user(p.Author), "labels": labelsJSON(p.Labels),
 		"head":     map[string]any{"ref": p.Head, "sha": p.HeadSHA, "repo": s.repoJSON(rp)},
 		"base":     map[string]any{"ref": p.Base, "repo": s.repoJSON(rp)},
-		"html_url": fmt.Sprintf("https://github.test/%s/%s/pull/%d", rp.Owner, rp.Name, p.Number)}
+		"html_url": fmt.Sprintf("https://github.test/%s/%s/pull/%d", rp.Owner, rp.Name, p.Number)})
 }
 
 func (s *Server) getRepo(w http.ResponseWriter, r *http.Request, rp *Repo) {
