@@ -14,7 +14,6 @@ import (
 	"github.com/warden-bot/warden/outcome"
 	"github.com/warden-bot/warden/sandbox"
 	"github.com/warden-bot/warden/sandbox/egress"
-	"github.com/warden-bot/warden/sandbox/image"
 	"github.com/warden-bot/warden/supervisor"
 )
 
@@ -135,12 +134,6 @@ type Pipeline struct {
 	Steer Steering
 }
 
-// Images resolves an image reference to an unpacked root file system.
-type Images interface {
-	Pull(ctx context.Context, ref string) (image.Root, error)
-	Release(root image.Root)
-}
-
 type counter interface {
 	Incr(ctx context.Context, key string) (int64, error)
 }
@@ -149,6 +142,7 @@ type counter interface {
 func (p *Pipeline) Attempt(ctx context.Context, host Host, t Task) Result {
 	log := p.Log.With("task", t.ID, "delivery", t.Delivery, "repo", t.Repo, "issue", t.Issue, "attempt", t.Attempt, "mode", t.Mode)
 	a := &attempt{p: p, host: host, t: t, log: log, tr: newTracker(host, log, t.Mode, t.Attempt), tx: transcript.New()}
+	a.env = a.newEnv()
 	res := a.run(ctx)
 	a.report(context.WithoutCancel(ctx), &res)
 	return res
