@@ -78,7 +78,7 @@ func (e *Env) leadOrJoin(ctx context.Context, key string, cache baselineCache) e
 	// snapshot, which keeps its connections off the attempt's record (they
 	// still reach `bot observe`) and its command off the transcript.
 	plan := e.bs.plan
-	snap := &Env{Workspace: e.Workspace, Log: e.Log, Repo: e.Repo, Hooks: Hooks{Egress: e.Hooks.Egress},
+	snap := &Env{Workspace: e.Workspace, Log: e.Log, Repo: e.Repo, Hooks: Hooks{Egress: e.Hooks.Egress}, Mirrors: e.Mirrors,
 		cfg: e.cfg, plan: e.plan, root: e.root, wt: e.wt}
 	go func() {
 		b, err := snap.runBaseline(ctx, bc, plan)

@@ -40,10 +40,11 @@ func (l *egressLog) list() []outcome.Egress {
 func (e *Env) Egress() []outcome.Egress { return e.egress.list() }
 
 // EgressFor is the egress policy of a command of stage: the repository's
-// `network.allow` (on top of WARDEN_EGRESS_ALLOW, which the sandbox adds),
-// every connection logged on the record and in `bot observe`.
+// `network.allow` (on top of WARDEN_EGRESS_ALLOW, which the sandbox adds)
+// and the operator's package mirrors, every connection logged on the
+// record and in `bot observe`.
 func (e *Env) EgressFor(stage string) sandbox.EgressPolicy {
-	return sandbox.EgressPolicy{Allow: e.cfg.Network.Allow, OnConn: func(c egress.Conn) {
+	return sandbox.EgressPolicy{Allow: e.cfg.Network.Allow, Mirrors: e.Mirrors.Hosts(), OnConn: func(c egress.Conn) {
 		e.egress.add(stage, c)
 		e.Log.Info("sandbox egress", "stage", stage, "host", c.Host, "port", c.Port, "verdict", c.Verdict,
 			"reason", c.Reason, "bytes_out", c.BytesOut, "bytes_in", c.BytesIn)

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/warden-bot/warden/environment/mirrors"
 	"github.com/warden-bot/warden/environment/toolchain"
 	"github.com/warden-bot/warden/environment/workspace"
 	"github.com/warden-bot/warden/modes"
@@ -47,6 +48,7 @@ type Env struct {
 	Branch    string // the default branch, for messages
 	Prefix    string // the command prefix, for messages
 	Hooks     Hooks
+	Mirrors   mirrors.Mirrors // the operator's package mirrors, for setup and tests
 
 	cfg    modes.Config
 	plan   toolchain.Plan // the image and commands, and where each came from
@@ -72,7 +74,7 @@ func (e *Env) Command(line string, timeout time.Duration, kind sandbox.Kind) wor
 		network = sandbox.Egress
 	}
 	return workspace.Command{Tree: e.wt.Tree(), Kind: kind, Line: line, Timeout: timeout, Network: network, Cache: e.cache(),
-		Root: e.root.Dir, RootEnv: e.root.Env}
+		Root: e.root.Dir, RootEnv: e.root.Env, ExtraEnv: e.Mirrors.Vars()}
 }
 
 // cache is the repository's dependency cache when it has a setup command;

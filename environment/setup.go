@@ -6,6 +6,7 @@ import (
 	"github.com/warden-bot/warden/environment/workspace"
 	"github.com/warden-bot/warden/outcome"
 	"github.com/warden-bot/warden/sandbox"
+	"github.com/warden-bot/warden/sandbox/egress"
 )
 
 // StageSetup names the setup command's failures.
@@ -33,6 +34,9 @@ func (e *Env) RunSetup(ctx context.Context) error {
 	}
 	c := e.Command(e.cfg.Setup, e.cfg.Timeouts.Test, sandbox.Setup)
 	c.Tree, c.Egress = tree, e.EgressFor(StageSetup)
+	var seen connLog
+	onConn := c.Egress.OnConn
+	c.Egress.OnConn = func(conn egress.Conn) { seen.add(conn); onConn(conn) }
 	res := workspace.Run(ctx, c)
 	e.Log.Info("command finished", "stage", StageSetup, "exit_code", res.ExitCode, "duration_ms", res.Duration.Milliseconds())
 	e.note(StageSetup, e.cfg.Setup, res, res.Output, "")
@@ -44,7 +48,11 @@ func (e *Env) RunSetup(ctx context.Context) error {
 	}
 	if res.ExitCode != 0 || res.TimedOut {
 		e.quote(res.Output, "Setup output")
-		return &outcome.Error{Class: outcome.Deterministic, Stage: StageSetup, Msg: "the setup command failed" + CapNote(res), Output: res.Output}
+		msg := "the setup command failed" + CapNote(res)
+		if why := networkFailure(e.cfg.Setup, res.Output, seen.list()); why != "" && !res.TimedOut {
+			msg = why
+		}
+		return &outcome.Error{Class: outcome.Deterministic, Stage: StageSetup, Msg: msg, Output: res.Output}
 	}
 	return nil
 }

@@ -22,7 +22,7 @@ type Images = environment.Images
 // comment, transcript and `bot observe`.
 func (a *attempt) newEnv() *environment.Env {
 	return &environment.Env{
-		Images: a.p.Images, Workspace: a.p.Workspace, Log: a.log,
+		Images: a.p.Images, Workspace: a.p.Workspace, Log: a.log, Mirrors: a.p.Mirrors,
 		Repo: a.t.Repo, Branch: a.t.DefaultBranch, Prefix: a.p.Prefix,
 		Hooks: environment.Hooks{
 			Line: a.tr.setEnvironment,

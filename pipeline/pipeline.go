@@ -8,6 +8,7 @@ import (
 
 	"github.com/warden-bot/warden/agent"
 	"github.com/warden-bot/warden/comments"
+	"github.com/warden-bot/warden/environment/mirrors"
 	"github.com/warden-bot/warden/environment/workspace"
 	"github.com/warden-bot/warden/modes"
 	"github.com/warden-bot/warden/observe/metrics"
@@ -129,6 +130,9 @@ type Pipeline struct {
 	// Images pulls and unpacks repositories' images (sandbox/image.Store);
 	// nil runs every command on the worker's own system.
 	Images Images
+	// Mirrors are the operator's package mirrors (WARDEN_PIP_INDEX_URL,
+	// WARDEN_NPM_REGISTRY, WARDEN_GOPROXY) setup and tests receive.
+	Mirrors mirrors.Mirrors
 	// Steer keeps writers' guidance and plans awaiting approval (steer.go,
 	// approval.go); nil: no guidance reaches runs and plan_approval fails closed.
 	Steer Steering
