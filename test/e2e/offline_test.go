@@ -175,3 +175,23 @@ func tinyWheel(t *testing.T, name, version string) []byte {
 }
 
 func b64url(b []byte) string { return base64.URLEncoding.EncodeToString(b) }
+
+// Without a mirror, a setup that needs the index fails saying, in one
+// sentence, that the network was refused and which setting to set.
+func TestPythonSetupWithoutIndexNamesTheSetting(t *testing.T) {
+	needSystemPytest(t)
+	files := map[string]string{
+		"pyproject.toml":       offlinePyproject,
+		"requirements-dev.txt": "tinydep==1.0\n",
+		"calc.py":              "def add(a, b):\n    return a - b\n",
+		"tests/test_calc.py":   offlineTest,
+	}
+	w := newWorld(t, files, offlineEnv)
+	w.Model.Script(langScript("calc.py", "    return a - b", "    return a + b"))
+	w.Label(42, "add returns the difference", "fix it", "warden:maintenance", "alice")
+	rec := w.OutcomeOf(42, 240*time.Second)
+	if rec.Outcome == "completed" || !strings.Contains(rec.Summary, "The setup command failed for want of the network: it could not reach") ||
+		!strings.Contains(rec.Summary, "set WARDEN_PIP_INDEX_URL to a package mirror the workers can reach.") {
+		t.Fatalf("record = %+v\n%s", rec, tail(w.Bot.Logs(), 4000))
+	}
+}
