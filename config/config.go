@@ -39,6 +39,9 @@ type Config struct {
 	BudgetRepoDay  string `env:"WARDEN_BUDGET_REPO_DAILY_USD" flag:"budget-repo-daily-usd" help:"model spend cap per repository per UTC day, in USD (no cap when empty)"`
 	BudgetInstDay  string `env:"WARDEN_BUDGET_INSTALLATION_DAILY_USD" flag:"budget-installation-daily-usd" help:"model spend cap per installation per UTC day, in USD (no cap when empty)"`
 	EgressAllow    string `env:"WARDEN_EGRESS_ALLOW" flag:"egress-allow" help:"comma-separated host globs (pkgs.example.org, *.example.net) every sandbox with network may reach, on top of a repository's network.allow; any public address when both are empty"`
+	PipIndexURL    string `env:"WARDEN_PIP_INDEX_URL" flag:"pip-index-url" help:"a package mirror (PEP 503 simple index, http(s) URL without credentials) setup and test commands receive as PIP_INDEX_URL and UV_DEFAULT_INDEX; its host:port is reachable through the egress proxy, at any address; unset: the tools' own index"`
+	NPMRegistry    string `env:"WARDEN_NPM_REGISTRY" flag:"npm-registry" help:"an npm registry mirror (http(s) URL without credentials) setup and test commands receive as npm_config_registry, YARN_NPM_REGISTRY_SERVER and BUN_CONFIG_REGISTRY; its host:port is reachable through the egress proxy, at any address"`
+	GoProxy        string `env:"WARDEN_GOPROXY" flag:"goproxy" help:"a Go module proxy list (http(s) URLs without credentials, separated by , or |; direct and off allowed) setup and test commands receive as GOPROXY (tests stay offline: GOPROXY=off); its hosts are reachable through the egress proxy, at any address"`
 	UIPassword     string `env:"WARDEN_UI_PASSWORD" flag:"ui-password" secret:"true" help:"basic-auth password for the operator routes (/ui, /api/...); they are off when unset"`
 	TrustedProxies string `env:"WARDEN_TRUSTED_PROXIES" flag:"trusted-proxies" help:"comma-separated CIDRs of reverse proxies whose X-Forwarded-For names the client in logs; unset: the connection's address"`
 

@@ -49,6 +49,9 @@ func TestValidateNamesTheBadSetting(t *testing.T) {
 		{map[string]string{"WARDEN_WEBHOOK_SECRET": "s", "WARDEN_LLM_PRICE": "0.15"}, "all", "WARDEN_LLM_PRICE"},
 		{map[string]string{"WARDEN_WEBHOOK_SECRET": "s", "WARDEN_LLM_PRICE": "-1,2"}, "all", "WARDEN_LLM_PRICE"},
 		{map[string]string{"WARDEN_WEBHOOK_SECRET": "s", "WARDEN_LLM_MAX_TOKENS": "10"}, "all", "WARDEN_LLM_MAX_TOKENS"},
+		{map[string]string{"WARDEN_WEBHOOK_SECRET": "s", "WARDEN_PIP_INDEX_URL": "https://user:pw@pypi.internal/simple/"}, "all", "WARDEN_PIP_INDEX_URL"},
+		{map[string]string{"WARDEN_WEBHOOK_SECRET": "s", "WARDEN_NPM_REGISTRY": "npm.internal"}, "all", "WARDEN_NPM_REGISTRY"},
+		{map[string]string{"WARDEN_WEBHOOK_SECRET": "s", "WARDEN_GOPROXY": "https://goproxy.internal,file:///srv/mods"}, "all", "WARDEN_GOPROXY"},
 	}
 	for _, tc := range cases {
 		c, _, err := Load(nil, env(tc.env), io.Discard)
@@ -59,6 +62,18 @@ func TestValidateNamesTheBadSetting(t *testing.T) {
 		if !errors.As(err, &ce) || ce.Setting != tc.setting {
 			t.Errorf("env %v: got %v, want an error naming %s", tc.env, err, tc.setting)
 		}
+	}
+}
+
+// Mirrors in the forms the tools take are accepted.
+func TestMirrorsAccepted(t *testing.T) {
+	c, _, err := Load(nil, env(map[string]string{"WARDEN_WEBHOOK_SECRET": "s", "WARDEN_PIP_INDEX_URL": "http://127.0.0.2:8081/simple/",
+		"WARDEN_NPM_REGISTRY": "https://npm.internal/", "WARDEN_GOPROXY": "https://goproxy.internal|direct"}), io.Discard)
+	if err == nil {
+		err = c.Validate("all")
+	}
+	if err != nil || c.GoProxy != "https://goproxy.internal|direct" {
+		t.Fatalf("err %v, GoProxy %q", err, c.GoProxy)
 	}
 }
 

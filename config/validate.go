@@ -42,6 +42,7 @@ func (c *Config) Validate(role string) error {
 		c.checkRedis,
 		c.checkProxies,
 		c.checkImageRegistries,
+		c.checkMirrors,
 		c.checkApp,
 		c.checkAgent,
 		c.checkBudgets,
@@ -164,6 +165,30 @@ func (c *Config) checkImageRegistries() error {
 		}
 		if strings.ContainsAny(h, "/@ \t") || strings.Count(h, ":") > 1 && !strings.HasPrefix(h, "[") {
 			return &Error{"WARDEN_IMAGE_REGISTRIES", "must be comma-separated registries as host[:port] (ghcr.io, registry.internal:5000): " + h}
+		}
+	}
+	return nil
+}
+
+// checkMirrors: each package mirror an http(s) URL with a host and no
+// credentials: repository code runs with these variables, and a password
+// in them would be handed to it.
+func (c *Config) checkMirrors() error {
+	for _, m := range []struct{ name, value string }{
+		{"WARDEN_PIP_INDEX_URL", c.PipIndexURL}, {"WARDEN_NPM_REGISTRY", c.NPMRegistry}, {"WARDEN_GOPROXY", c.GoProxy},
+	} {
+		for _, v := range strings.FieldsFunc(m.value, func(r rune) bool { return r == ',' || r == '|' }) {
+			v = strings.TrimSpace(v)
+			if m.name == "WARDEN_GOPROXY" && (v == "direct" || v == "off") {
+				continue
+			}
+			u, err := url.Parse(v)
+			if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+				return &Error{m.name, "must be an http(s) URL: " + v}
+			}
+			if u.User != nil {
+				return &Error{m.name, "must not hold credentials: repository commands see it"}
+			}
 		}
 	}
 	return nil

@@ -10,12 +10,11 @@ import (
 	"time"
 
 	"github.com/warden-bot/warden/agent"
-	"github.com/warden-bot/warden/environment/toolchain"
+	"github.com/warden-bot/warden/environment"
 	"github.com/warden-bot/warden/environment/workspace"
 	"github.com/warden-bot/warden/modes"
 	"github.com/warden-bot/warden/observe/transcript"
 	"github.com/warden-bot/warden/outcome"
-	"github.com/warden-bot/warden/sandbox/image"
 	"github.com/warden-bot/warden/trusted"
 )
 
@@ -30,8 +29,7 @@ type attempt struct {
 	wt      *workspace.Worktree
 	in      *trusted.Inputs // the default branch's inputs (package trusted)
 	cfg     modes.Config
-	cmds    toolchain.Plan // the image and commands, and where each came from
-	root    image.Root     // the unpacked image commands run in; zero: the worker's system
+	env     *environment.Env // the image, commands, setup and baseline
 	policy  modes.Policy
 	prior   []outcome.Record
 	session Session
@@ -45,13 +43,10 @@ type attempt struct {
 	output   string // the last tool output worth quoting
 	outTitle string
 	pctx     *planContext // the planner's repository view, comments and reads
-	bs       *baseState   // the baseline and how test runs are read (baseline_start.go)
 	tests    *verdict     // the last test run, judged against the baseline
 	// knownFlaky are flaky tests an earlier task on the repository reported.
 	knownFlaky map[string]bool
-	egress     egressLog           // connections asked of the egress proxy
-	tx         *transcript.Log     // what the attempt did, for the Warden check run (transcript.go)
-	pulls      []outcome.ImagePull // image pulls, for the record (image.go)
+	tx         *transcript.Log // what the attempt did, for the Warden check run (transcript.go)
 	// fetched waits for the mirror's fetch setup started (prefetch.go) and
 	// reports whether it succeeded; nil once prepare has used it.
 	fetched func() bool
@@ -68,12 +63,12 @@ type ending struct{ rec outcome.Record }
 func (e *ending) Error() string { return fmt.Sprintf("%s: %s", e.rec.Outcome, e.rec.Summary) }
 
 func (a *attempt) run(ctx context.Context) Result {
-	defer a.releaseImage()
+	defer a.env.ReleaseImage()
 	err := a.setup(ctx)
 	if err == nil {
 		err = a.supervised(ctx)
 	}
-	defer a.closeBaseline()
+	defer a.env.CloseBaseline()
 	return a.result(ctx, withHTTPStatus(err))
 }
 
@@ -135,19 +130,7 @@ func (a *attempt) prepare(ctx context.Context) error {
 	if err := a.loadInputs(ctx); err != nil {
 		return err
 	}
-	if err := a.resolveCommands(); err != nil {
-		return err
-	}
-	if err := a.pullImage(ctx); err != nil {
-		return err
-	}
-	if err := a.checkTools(ctx); err != nil {
-		return err
-	}
-	if err := a.runSetup(ctx); err != nil {
-		return err
-	}
-	if err := a.startBaseline(ctx); err != nil {
+	if err := a.prepareEnvironment(ctx); err != nil {
 		return err
 	}
 	budget := a.cfg.BudgetUSD

@@ -2,95 +2,64 @@ package pipeline
 
 import (
 	"context"
-	"fmt"
-	"strings"
+	"errors"
 
-	"github.com/warden-bot/warden/environment/toolchain"
+	"github.com/warden-bot/warden/environment"
 	"github.com/warden-bot/warden/environment/workspace"
-	"github.com/warden-bot/warden/outcome"
-	"github.com/warden-bot/warden/sandbox"
+	"github.com/warden-bot/warden/sandbox/egress"
 )
 
-// resolveCommands settles the attempt's image and its setup and test
-// commands: declared in .github/warden.yml, else inferred from the
-// repository's files (CONTRACT §12), all as the default branch has them
-// (CONTRACT §13). What was inferred, and from which
-// file, goes on the status comment. With no test command to be had the
-// attempt ends blocked before any model call: a test failure handed to the
-// model would ask it to fix what no edit can.
-func (a *attempt) resolveCommands() error {
-	p := a.in.Plan // resolved on the default branch's tree, never the worktree's
-	a.cmds = p
-	a.cfg.Setup, a.cfg.Test = p.Setup, p.Test
-	a.tr.setEnvironment(environmentLine(p))
-	a.log.Info("commands resolved", "test", p.Test, "test_from", p.TestFrom, "setup", p.Setup, "image", p.Image, "image_from", p.ImageFrom)
-	if p.Test == "" {
-		return blocked("Warden found no test command for this repository.", toolchain.Hint)
+// The environment's stage names, as the status comment and logs show them.
+const (
+	StageSetup    = environment.StageSetup
+	StageBaseline = environment.StageBaseline
+)
+
+// Images resolves an image reference to an unpacked root file system.
+type Images = environment.Images
+
+// newEnv is the attempt's environment, reporting to the attempt's status
+// comment, transcript and `bot observe`.
+func (a *attempt) newEnv() *environment.Env {
+	return &environment.Env{
+		Images: a.p.Images, Workspace: a.p.Workspace, Log: a.log, Mirrors: a.p.Mirrors,
+		Repo: a.t.Repo, Branch: a.t.DefaultBranch, Prefix: a.p.Prefix,
+		Hooks: environment.Hooks{
+			Line: a.tr.setEnvironment,
+			Note: func(stage, line string, res workspace.Result, output, note string) {
+				a.noteCommand(stage, line, res, output, note)
+			},
+			Quote: func(output, title string) { a.output, a.outTitle = output, title },
+			Egress: func(stage string, c egress.Conn) {
+				if a.p.OnEgress != nil {
+					a.p.OnEgress(a.t, stage, c)
+				}
+			},
+		},
+	}
+}
+
+// prepareEnvironment settles the commands from the default branch's
+// inputs, pulls the image, checks the inferred commands' tools, runs setup
+// and starts the baseline. An environment that blocks the attempt ends it.
+func (a *attempt) prepareEnvironment(ctx context.Context) error {
+	var err error
+	if a.cfg, err = a.env.Resolve(a.wt, a.cfg, a.in.Plan); err != nil {
+		return asEnding(err)
+	}
+	for _, step := range []func(context.Context) error{a.env.PullImage, a.env.CheckTools, a.env.RunSetup, a.env.StartBaseline} {
+		if err := step(ctx); err != nil {
+			return asEnding(err)
+		}
 	}
 	return nil
 }
 
-// checkTools runs, in the sandbox the commands will use, a probe for each
-// program the inferred commands need; a missing one blocks the attempt.
-func (a *attempt) checkTools(ctx context.Context) error {
-	if !a.cmds.Inferred || len(a.cmds.Tools) == 0 {
-		return nil
+// asEnding turns the environment's blocked verdict into the attempt's ending.
+func asEnding(err error) error {
+	var b *environment.Blocked
+	if errors.As(err, &b) {
+		return &ending{rec: b.Record}
 	}
-	line := "for t in " + strings.Join(a.cmds.Tools, " ") + `; do command -v "$t" >/dev/null 2>&1 || echo "$t"; done`
-	res := workspace.Run(ctx, a.command(line, a.cfg.Timeouts.Test, sandbox.Test))
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	if res.Err != nil {
-		return &outcome.Error{Class: outcome.Deterministic, Stage: StageSetup, Msg: "the sandbox could not start: " + res.Err.Error()}
-	}
-	missing := strings.Fields(res.Output)
-	if len(missing) == 0 && res.ExitCode == 0 {
-		return nil
-	}
-	if strings.Contains(res.Output, "execvp sh") { // bubblewrap found no shell to start
-		missing = []string{"sh"}
-	}
-	where := "the worker's own system (no image is configured)"
-	if a.cmds.Image != "" {
-		where = "the image " + a.cmds.Image
-	}
-	return blocked(
-		fmt.Sprintf("The test command `%s`, inferred from `%s`, needs `%s`, which is not on the PATH of %s.", a.cmds.Test, a.cmds.TestFrom, strings.Join(missing, "`, `"), where),
-		"set `image:` in .github/warden.yml (or `image` in .devcontainer/devcontainer.json) to an image that has it, ask the operator for a WARDEN_DEFAULT_IMAGE that has it, or set `test:` to a command this environment can run")
-}
-
-// blocked ends the attempt as blocked on the repository's environment, with
-// what to set; a maintainer's change to the configuration and a retry
-// resume it.
-func blocked(why, what string) error {
-	return &ending{rec: outcome.Record{
-		Outcome:        outcome.Blocked,
-		FailureClass:   outcome.Deterministic,
-		Summary:        why + " To run it, " + what + ".",
-		Obstacle:       outcome.Obstacle{Kind: "environment", Detail: why},
-		Recommendation: what,
-	}}
-}
-
-// environmentLine is the status comment's line on the commands.
-func environmentLine(p toolchain.Plan) string {
-	var parts []string
-	if p.Test != "" {
-		parts = append(parts, "test `"+p.Test+"` "+source(p.TestFrom))
-	}
-	if p.Setup != "" {
-		parts = append(parts, "setup `"+p.Setup+"` "+source(p.SetupFrom))
-	}
-	if p.Image != "" {
-		parts = append(parts, "image `"+p.Image+"` (from `"+p.ImageFrom+"`)")
-	}
-	return strings.Join(parts, " · ")
-}
-
-func source(from string) string {
-	if from == toolchain.ConfigFile {
-		return "(set in `" + from + "`)"
-	}
-	return "(inferred from `" + from + "`)"
+	return err
 }

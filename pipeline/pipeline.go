@@ -8,13 +8,13 @@ import (
 
 	"github.com/warden-bot/warden/agent"
 	"github.com/warden-bot/warden/comments"
+	"github.com/warden-bot/warden/environment/mirrors"
 	"github.com/warden-bot/warden/environment/workspace"
 	"github.com/warden-bot/warden/modes"
 	"github.com/warden-bot/warden/observe/metrics"
 	"github.com/warden-bot/warden/outcome"
 	"github.com/warden-bot/warden/sandbox"
 	"github.com/warden-bot/warden/sandbox/egress"
-	"github.com/warden-bot/warden/sandbox/image"
 	"github.com/warden-bot/warden/supervisor"
 )
 
@@ -132,15 +132,12 @@ type Pipeline struct {
 	// Images pulls and unpacks repositories' images (sandbox/image.Store);
 	// nil runs every command on the worker's own system.
 	Images Images
+	// Mirrors are the operator's package mirrors (WARDEN_PIP_INDEX_URL,
+	// WARDEN_NPM_REGISTRY, WARDEN_GOPROXY) setup and tests receive.
+	Mirrors mirrors.Mirrors
 	// Steer keeps writers' guidance and plans awaiting approval (steer.go,
 	// approval.go); nil: no guidance reaches runs and plan_approval fails closed.
 	Steer Steering
-}
-
-// Images resolves an image reference to an unpacked root file system.
-type Images interface {
-	Pull(ctx context.Context, ref string) (image.Root, error)
-	Release(root image.Root)
 }
 
 type counter interface {
@@ -151,6 +148,7 @@ type counter interface {
 func (p *Pipeline) Attempt(ctx context.Context, host Host, t Task) Result {
 	log := p.Log.With("task", t.ID, "delivery", t.Delivery, "repo", t.Repo, "issue", t.Issue, "attempt", t.Attempt, "mode", t.Mode)
 	a := &attempt{p: p, host: host, t: t, log: log, tr: newTracker(host, log, t.Mode, t.Attempt), tx: transcript.New()}
+	a.env = a.newEnv()
 	res := a.run(ctx)
 	a.report(context.WithoutCancel(ctx), &res)
 	return res

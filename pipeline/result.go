@@ -20,12 +20,12 @@ func (a *attempt) result(ctx context.Context, err error) Result {
 	if a.wt != nil {
 		rec.Branch = a.wt.Branch
 	}
-	rec.Image = a.root.Digest
+	rec.Image = a.env.Digest()
 	u := a.usage()
 	rec.CostUSD, rec.Tokens = u.CostUSD, u.InputTokens+u.OutputTokens
 	rec.SpentUSD, rec.BudgetUSD = a.spend(ctx)
-	rec.Egress = a.egress.list()
-	rec.Images = a.pulls
+	rec.Egress = a.env.Egress()
+	rec.Images = a.env.Pulls()
 	rec.Guidance = a.guidanceRecord()
 	res := Result{Details: comments.Details{ToolOutput: a.output, ToolOutputTitle: a.outTitle}}
 	var end *ending

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/warden-bot/warden/agent"
-	"github.com/warden-bot/warden/environment/testreport"
 	"github.com/warden-bot/warden/environment/workspace"
 	"github.com/warden-bot/warden/guards"
 	"github.com/warden-bot/warden/observe/transcript"
@@ -113,13 +112,4 @@ func (a *attempt) closeTranscript(rec outcome.Record) {
 	}
 	a.tx.Add(transcript.Spend, spend, "")
 	a.tx.Add(transcript.Note, fmt.Sprintf("outcome: %s %s", rec.Outcome, rec.FailureClass), rec.Summary)
-}
-
-// testsRan says, after a test command, how many tests ran and failed when
-// the runner told.
-func testsRan(r testreport.Result) string {
-	if !r.Structured || r.Ran < 0 {
-		return ""
-	}
-	return fmt.Sprintf(", %d tests ran, %d failed,", r.Ran, len(r.Failed))
 }

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/warden-bot/warden/environment"
 	"github.com/warden-bot/warden/environment/testreport"
 	"github.com/warden-bot/warden/environment/workspace"
 )
@@ -19,7 +20,7 @@ type verdict struct {
 	res        workspace.Result
 	run        testreport.Result
 	hasBase    bool
-	base       baseline
+	base       environment.Baseline
 	pre        []string // failing on the base too, and not what the issue is about
 	issue      []string // failing on the base too, but the issue is about them: the model's
 	flaky      []string
@@ -46,22 +47,19 @@ func (v verdict) modelOutput() string {
 	if b.Len() == 0 {
 		return v.run.Output
 	}
-	return cutMiddle(b.String(), 60<<10)
+	return environment.CutMiddle(b.String(), 60<<10)
 }
 
 // judgeTests runs the test command on the changed tree and sorts its
 // failures: the base's, flaky ones (re-run), and the change's.
 func (a *attempt) judgeTests(ctx context.Context) verdict {
-	if a.bs == nil {
-		a.bs = &baseState{plan: testreport.Instrument(a.cfg.Test)}
-	}
-	bs := a.bs
-	res, r := a.testRun(ctx, StageTest, a.wt.Tree(), bs.plan.Line, bs.plan)
+	plan := a.env.TestPlan()
+	res, r := a.env.TestRun(ctx, StageTest, a.wt.Tree(), plan.Line, plan)
 	v := verdict{res: res, run: r}
 	if res.Err != nil || ctx.Err() != nil {
 		return v
 	}
-	v.base, v.hasBase = a.baseWait(ctx)
+	v.base, v.hasBase = a.env.BaseWait(ctx)
 	if !v.hasBase {
 		v.caused = r.Failed
 		return v
@@ -69,7 +67,7 @@ func (a *attempt) judgeTests(ctx context.Context) verdict {
 	var fresh []string
 	for _, id := range r.Failed {
 		switch {
-		case !v.base.failed(id):
+		case !v.base.Failing(id):
 			fresh = append(fresh, id)
 		case strings.HasPrefix(id, "command: "), a.issueAbout(id):
 			// A command that fails as a whole ran no test to compare: as
@@ -93,9 +91,10 @@ func (a *attempt) judgeTests(ctx context.Context) verdict {
 // tree, then those still failing once on the base. Passing on a re-run, or
 // failing on the base, makes a test flaky; the rest are the change's.
 func (a *attempt) rerun(ctx context.Context, fresh []string) (flaky, caused []string) {
+	plan := a.env.TestPlan()
 	var built []string // a Go package that failed outside any test: a build error, not a flake
 	for _, id := range fresh {
-		if a.bs.plan.Kind == testreport.GoJSON && !strings.Contains(id, " ") {
+		if plan.Kind == testreport.GoJSON && !strings.Contains(id, " ") {
 			built = append(built, id)
 		} else {
 			caused = append(caused, id)
@@ -103,19 +102,19 @@ func (a *attempt) rerun(ctx context.Context, fresh []string) (flaky, caused []st
 	}
 	defer func() { caused = append(caused, built...) }()
 	for i := 0; i < reruns && len(caused) > 0 && ctx.Err() == nil; i++ {
-		line, _ := a.bs.plan.Rerun(caused)
-		_, r := a.testRun(ctx, StageTest, a.wt.Tree(), line, a.bs.plan)
+		line, _ := plan.Rerun(caused)
+		_, r := a.env.TestRun(ctx, StageTest, a.wt.Tree(), line, plan)
 		caused, flaky = split(caused, r.Failed, flaky)
 	}
 	if len(caused) == 0 || ctx.Err() != nil {
 		return flaky, caused
 	}
-	bc, ok := a.baseForRerun(ctx)
+	bc, ok := a.env.BaseForRerun(ctx)
 	if !ok {
 		return flaky, caused
 	}
-	line, _ := a.bs.plan.Rerun(caused)
-	_, r := a.testRun(ctx, StageBaseline+" re-run", bc.Tree(), line, a.bs.plan) // on the critical path: "command finished"
+	line, _ := plan.Rerun(caused)
+	_, r := a.env.TestRun(ctx, StageBaseline+" re-run", bc.Tree(), line, plan) // on the critical path: "command finished"
 	var stillGreen []string
 	for _, id := range caused {
 		if slices.Contains(r.Failed, id) {
@@ -139,33 +138,13 @@ func split(failing, failedNow, passed []string) (still, pass []string) {
 	return still, passed
 }
 
-// baseForRerun is the base checkout for a re-run there: the one the
-// baseline ran in, or a new one when the cache answered. Without one that
-// has what `setup:` installed (a cached baseline with a setup command), the
-// base re-run is skipped.
-func (a *attempt) baseForRerun(ctx context.Context) (*workspace.BaseCopy, bool) {
-	bs := a.bs
-	if bs.copy == nil {
-		if a.cfg.Setup != "" {
-			return nil, false
-		}
-		bc, err := a.wt.BaseCopy(ctx, false)
-		if err != nil {
-			a.log.Warn("no base checkout to re-run on", "err", err)
-			return nil, false
-		}
-		bs.copy = bc
-	}
-	return bs.copy, true
-}
-
 // issueAbout reports whether a test is what the issue is about: named in
 // it, or in a package holding a file the plan set out to change. A test
 // the issue is about stays the model's job even if it fails on the base.
 func (a *attempt) issueAbout(id string) bool {
 	text := strings.ToLower(a.t.Title + "\n" + a.t.Body)
 	name := id // "<package> TestX" for Go, "suite > name" for JUnit
-	if i := strings.LastIndex(id, " "); i >= 0 && a.bs.plan.Kind == testreport.GoJSON {
+	if i := strings.LastIndex(id, " "); i >= 0 && a.env.TestPlan().Kind == testreport.GoJSON {
 		name = id[i+1:]
 	} else if i := strings.LastIndex(id, " > "); i >= 0 {
 		name = id[i+3:]
@@ -184,7 +163,7 @@ func (a *attempt) issueAbout(id string) bool {
 		}
 	}
 	pkg, _, ok := strings.Cut(id, " ")
-	if !ok || a.bs.plan.Kind != testreport.GoJSON {
+	if !ok || a.env.TestPlan().Kind != testreport.GoJSON {
 		return false
 	}
 	for _, f := range a.plan.Files {
@@ -208,12 +187,4 @@ func (a *attempt) goModule() string {
 		}
 	}
 	return ""
-}
-
-// cutMiddle keeps the head and tail of s within n bytes.
-func cutMiddle(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return strings.ToValidUTF8(s[:n/2], "") + "\n[… cut …]\n" + strings.ToValidUTF8(s[len(s)-n/2:], "")
 }

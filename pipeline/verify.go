@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/warden-bot/warden/agent"
+	"github.com/warden-bot/warden/environment"
 	"github.com/warden-bot/warden/environment/workspace"
 	"github.com/warden-bot/warden/outcome"
 	"github.com/warden-bot/warden/sandbox"
@@ -37,7 +38,7 @@ func (a *attempt) testStage(ctx context.Context) error {
 		}
 		if fix >= a.cfg.MaxFixAttempts {
 			return &outcome.Error{Class: outcome.TestFailure, Stage: StageTest, Output: v.modelOutput(),
-				Msg: fmt.Sprintf("the tests still fail after %d fix attempts", fix) + capNote(res)}
+				Msg: fmt.Sprintf("the tests still fail after %d fix attempts", fix) + environment.CapNote(res)}
 		}
 		a.tr.stage(ctx, StageTest, "running", fmt.Sprintf("fix %d of %d", fix+1, a.cfg.MaxFixAttempts))
 		in := a.editInput()
@@ -58,20 +59,12 @@ func (a *attempt) runCommand(ctx context.Context, stage, line string, timeout ti
 	if stage == StageSecurity {
 		kind = sandbox.Security
 	}
-	c := a.command(line, timeout, kind)
-	c.Egress = a.egressFor(stage)
+	c := a.env.Command(line, timeout, kind)
+	c.Egress = a.env.EgressFor(stage)
 	res := workspace.Run(ctx, c)
 	a.log.Info("command finished", "stage", stage, "exit_code", res.ExitCode, "duration_ms", res.Duration.Milliseconds())
 	a.noteCommand(stage, line, res, res.Output, "")
 	return res
-}
-
-// capNote names the caps a command hit, for the failure's message.
-func capNote(res workspace.Result) string {
-	if res.Cap == "" {
-		return ""
-	}
-	return " (" + res.Cap + ")"
 }
 
 // securityStage re-checks the final diff and runs the optional security command.
@@ -91,7 +84,7 @@ func (a *attempt) securityStage(ctx context.Context) error {
 	}
 	if res.ExitCode != 0 || res.TimedOut {
 		a.output, a.outTitle = res.Output, "Security check output"
-		return &outcome.Error{Class: outcome.GuardViolation, Stage: StageSecurity, Msg: "the security check failed" + capNote(res), Output: res.Output}
+		return &outcome.Error{Class: outcome.GuardViolation, Stage: StageSecurity, Msg: "the security check failed" + environment.CapNote(res), Output: res.Output}
 	}
 	return nil
 }

@@ -24,6 +24,9 @@ type EgressPolicy struct {
 	// Allow are host globs the command may reach, on top of
 	// WARDEN_EGRESS_ALLOW; both empty, any public address.
 	Allow []string
+	// Mirrors are the operator's package mirrors (host:port), reachable
+	// at any address: see egress.Proxy.Mirrors.
+	Mirrors []string
 	// OnConn is told of every connection (host, port, bytes, verdict).
 	OnConn func(egress.Conn)
 }
@@ -61,7 +64,7 @@ func withEgress(ctx context.Context, s spec) (spec, func(), error) {
 	}
 	sock := filepath.Join(dir, "egress.sock")
 	allow := append(egressAllow(), s.egress.Allow...)
-	p := &egress.Proxy{Allow: allow, Check: egressCheck, OnConn: s.egress.OnConn}
+	p := &egress.Proxy{Allow: allow, Mirrors: s.egress.Mirrors, Check: egressCheck, OnConn: s.egress.OnConn}
 	stopProxy, err := p.Serve(ctx, sock)
 	if err != nil {
 		os.RemoveAll(dir)

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # make test's tools: redis-server (Redis for the tests), chromium (the
 # browser test of `bot setup`), bwrap (the sandbox of repository
-# commands) and a static busybox (an image with nothing but a shell). A missing one is installed when this runs as root with apt-get
+# commands), a static busybox (an image with nothing but a shell) and
+# python3-pytest (a worker that has pytest). A missing one is installed when this runs as root with apt-get
 # (apt-get update once, then one `apt-get install -y` line per package);
 # otherwise the script fails naming the one command to run. A test never
 # skips because a tool is missing, so this runs before any test.
@@ -10,8 +11,10 @@
 set -euo pipefail
 
 # command:package (Debian); busybox (static) is the image holding only a
-# shell that the sandbox's way-out tests build
-deps=(redis-server:redis-server chromium:chromium bwrap:bubblewrap busybox:busybox-static)
+# shell that the sandbox's way-out tests build; pytest-3 stands for
+# Debian's python3-pytest, the pytest the system python3 (the one the
+# sandbox sees) imports, which the offline Python end-to-end test needs
+deps=(redis-server:redis-server chromium:chromium bwrap:bubblewrap busybox:busybox-static pytest-3:python3-pytest)
 
 missing_packages() {
   local d

@@ -59,7 +59,7 @@ echo "$*" >> `+calls+`
 [[ "$1" == install ]] || exit 0
 pkg="${@: -1}"
 [[ "$pkg" == "`+r.aptFails+`" ]] && { echo "E: Unable to locate package $pkg"; exit 100; }
-case "$pkg" in bubblewrap) cmd=bwrap ;; busybox-static) cmd=busybox ;; *) cmd="$pkg" ;; esac
+case "$pkg" in bubblewrap) cmd=bwrap ;; busybox-static) cmd=busybox ;; python3-pytest) cmd=pytest-3 ;; *) cmd="$pkg" ;; esac
 printf '#!/bin/bash\n' > "`+bin+`/$cmd"; /bin/chmod +x "`+bin+`/$cmd"
 `)
 	}
@@ -89,7 +89,7 @@ printf '#!/bin/bash\n' > "`+bin+`/$cmd"; /bin/chmod +x "`+bin+`/$cmd"
 }
 
 func TestDepsPresentInstallNothing(t *testing.T) {
-	res := depsRun{uid: "0", have: []string{"redis-server", "chromium", "bwrap", "busybox"}, withApt: true}.run(t)
+	res := depsRun{uid: "0", have: []string{"redis-server", "chromium", "bwrap", "busybox", "pytest-3"}, withApt: true}.run(t)
 	if res.code != 0 || res.apt != nil || res.stdout != "" {
 		t.Fatalf("%+v", res)
 	}
@@ -98,12 +98,12 @@ func TestDepsPresentInstallNothing(t *testing.T) {
 // As root with apt-get: one update, then one install line per missing package.
 func TestMissingDepsAreInstalledAsRoot(t *testing.T) {
 	res := depsRun{uid: "0", have: []string{"redis-server"}, withApt: true}.run(t)
-	want := []string{"update", "install -y chromium", "install -y bubblewrap", "install -y busybox-static"}
+	want := []string{"update", "install -y chromium", "install -y bubblewrap", "install -y busybox-static", "install -y python3-pytest"}
 	if res.code != 0 || strings.Join(res.apt, "|") != strings.Join(want, "|") {
 		t.Fatalf("exit %d, apt-get calls %q, stderr %s", res.code, res.apt, res.stderr)
 	}
 	lines := strings.Split(strings.TrimSpace(res.stdout), "\n")
-	if len(lines) != 4 || !strings.Contains(lines[1], "installing chromium") || !strings.Contains(lines[2], "installing bubblewrap") {
+	if len(lines) != 5 || !strings.Contains(lines[1], "installing chromium") || !strings.Contains(lines[2], "installing bubblewrap") {
 		t.Fatalf("stdout %q", res.stdout)
 	}
 }
@@ -115,7 +115,7 @@ func TestMissingDepsWithoutRootNameTheCommand(t *testing.T) {
 		{uid: "0", have: []string{"chromium"}},
 	} {
 		res := r.run(t)
-		if res.code == 0 || res.apt != nil || !strings.Contains(res.stderr, "sudo apt-get install -y redis-server bubblewrap busybox-static") {
+		if res.code == 0 || res.apt != nil || !strings.Contains(res.stderr, "sudo apt-get install -y redis-server bubblewrap busybox-static python3-pytest") {
 			t.Errorf("uid %s apt %v: %+v", r.uid, r.withApt, res)
 		}
 	}
@@ -129,7 +129,7 @@ func TestFailedInstallFails(t *testing.T) {
 }
 
 func TestAgentCLIHookRuns(t *testing.T) {
-	if res := (depsRun{uid: "1000", have: []string{"redis-server", "chromium", "bwrap", "busybox"}, hook: true}).run(t); res.code != 0 || !res.hookRan {
+	if res := (depsRun{uid: "1000", have: []string{"redis-server", "chromium", "bwrap", "busybox", "pytest-3"}, hook: true}).run(t); res.code != 0 || !res.hookRan {
 		t.Fatalf("%+v", res)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/warden-bot/warden/environment/mirrors"
 	"github.com/warden-bot/warden/environment/toolchain"
 	"github.com/warden-bot/warden/modes"
 	"github.com/warden-bot/warden/trusted"
@@ -20,6 +21,16 @@ type Command struct {
 	Command      string `json:"command"`
 	InferredFrom string `json:"inferred_from"`
 	DeclaredIn   string `json:"declared_in,omitempty"`
+	// Mirrors are the package mirrors its tools would use (CONTRACT §12).
+	Mirrors []Mirror `json:"mirrors,omitempty"`
+}
+
+// Mirror is an operator's mirror setting a command reads: url is empty when
+// the setting is unset and the tool uses its own index.
+type Mirror struct {
+	Setting   string   `json:"setting"`
+	URL       string   `json:"url"`
+	Variables []string `json:"variables"`
 }
 
 // Mode is one mode's limits and protected paths.
@@ -51,7 +62,7 @@ type Report struct {
 // branch's head through git's objects (package trusted), whatever branch
 // the checkout is on and whatever its files hold. defaultImage is
 // WARDEN_DEFAULT_IMAGE.
-func Build(dir, defaultImage string) (Report, error) {
+func Build(dir, defaultImage string, mirrors mirrors.Mirrors) (Report, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	in, src, err := trusted.ReadLocal(ctx, dir, defaultImage)
@@ -59,7 +70,7 @@ func Build(dir, defaultImage string) (Report, error) {
 		return Report{}, err
 	}
 	cfg, p := in.Config, in.Plan
-	r := Report{ReadFrom: src.Ref, Commit: src.Commit, Image: p.Image, ImageFrom: p.ImageFrom, Setup: command(p.Setup, p.SetupFrom), Test: command(p.Test, p.TestFrom),
+	r := Report{ReadFrom: src.Ref, Commit: src.Commit, Image: p.Image, ImageFrom: p.ImageFrom, Setup: command(p.Setup, p.SetupFrom, mirrors), Test: command(p.Test, p.TestFrom, mirrors),
 		Tools: p.Tools, Instructions: []string{}, Modes: map[string]Mode{}}
 	if src.Differs() {
 		r.Notes = append(r.Notes, fmt.Sprintf("the checkout is on %s; this is what %s (the default branch, %s) holds, which is what Warden reads", orDetached(src.Current), src.Ref, short(src.Commit)))
@@ -87,14 +98,18 @@ func Build(dir, defaultImage string) (Report, error) {
 	return r, nil
 }
 
-func command(line, from string) Command {
+func command(line, from string, m mirrors.Mirrors) Command {
+	c := Command{Command: line, InferredFrom: from}
 	switch {
 	case line == "":
 		return Command{}
 	case from == toolchain.ConfigFile:
-		return Command{Command: line, DeclaredIn: from}
+		c = Command{Command: line, DeclaredIn: from}
 	}
-	return Command{Command: line, InferredFrom: from}
+	for _, u := range m.Uses(line) {
+		c.Mirrors = append(c.Mirrors, Mirror{Setting: u.Setting, URL: u.URL, Variables: u.Names})
+	}
+	return c
 }
 
 // dedupe keeps each glob once, in order (the policy lists the always-protected

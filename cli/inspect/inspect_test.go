@@ -144,3 +144,32 @@ func TestInspectInvalidConfigFails(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
 }
+
+// inspect names the mirror each command would use: the operator's, or the
+// tool's own index when the setting is unset.
+func TestInspectShowsTheMirrorEachCommandUses(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "pyproject.toml", "[project]\nname = \"calc\"\ndependencies = [\"attrs\"]\n[tool.pytest.ini_options]\n")
+	env := func(k string) string {
+		return map[string]string{"WARDEN_PIP_INDEX_URL": "http://127.0.0.2:8081/simple/"}[k]
+	}
+	var out bytes.Buffer
+	if Main([]string{"--repo", dir}, env, &out, &out) != 0 {
+		t.Fatal(out.String())
+	}
+	if !strings.Contains(out.String(), "setup mirror: WARDEN_PIP_INDEX_URL=http://127.0.0.2:8081/simple/ (PIP_INDEX_URL, UV_DEFAULT_INDEX)") {
+		t.Fatalf("the setup's mirror is not shown:\n%s", out.String())
+	}
+	if strings.Contains(out.String(), "test mirror") {
+		t.Fatalf("python3 -m pytest downloads nothing, yet a mirror is shown for it:\n%s", out.String())
+	}
+	out.Reset()
+	Main([]string{"--repo", dir, "--json"}, func(string) string { return "" }, &out, &out)
+	var r Report
+	if err := json.Unmarshal(out.Bytes(), &r); err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Setup.Mirrors) != 1 || r.Setup.Mirrors[0].Setting != "WARDEN_PIP_INDEX_URL" || r.Setup.Mirrors[0].URL != "" {
+		t.Fatalf("unset mirror: %+v", r.Setup.Mirrors)
+	}
+}

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/warden-bot/warden/environment/mirrors"
 )
 
 // Main is `bot inspect --repo PATH [--json]`. Exit codes as the binary's:
@@ -18,7 +20,8 @@ func Main(args []string, getenv func(string) string, stdout, stderr io.Writer) i
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	r, err := Build(*repo, getenv("WARDEN_DEFAULT_IMAGE"))
+	m := mirrors.Mirrors{PipIndex: getenv(mirrors.PipSetting), NPMRegistry: getenv(mirrors.NPMSetting), GoProxy: getenv(mirrors.GoSetting)}
+	r, err := Build(*repo, getenv("WARDEN_DEFAULT_IMAGE"), m)
 	if err != nil {
 		fmt.Fprintf(stderr, "bot inspect: %v\n", err)
 		return 1
@@ -39,7 +42,9 @@ func writeText(w io.Writer, r Report) {
 	fmt.Fprintf(w, "read from:    %s (%s), the default branch\n", r.ReadFrom, short(r.Commit))
 	fmt.Fprintf(w, "image:        %s\n", orNone(r.Image, r.ImageFrom))
 	fmt.Fprintf(w, "setup:        %s\n", cmdText(r.Setup))
+	writeMirrors(w, "setup", r.Setup)
 	fmt.Fprintf(w, "test:         %s\n", cmdText(r.Test))
+	writeMirrors(w, "test", r.Test)
 	if len(r.Tools) > 0 {
 		fmt.Fprintf(w, "needs on PATH: %s\n", strings.Join(r.Tools, ", "))
 	}
@@ -51,6 +56,17 @@ func writeText(w io.Writer, r Report) {
 	}
 	for _, n := range r.Notes {
 		fmt.Fprintf(w, "note: %s\n", n)
+	}
+}
+
+// writeMirrors names the index each of the command's tools would use.
+func writeMirrors(w io.Writer, kind string, c Command) {
+	for _, m := range c.Mirrors {
+		if m.URL == "" {
+			fmt.Fprintf(w, "%s mirror: none (%s unset): the tool's own index\n", kind, m.Setting)
+			continue
+		}
+		fmt.Fprintf(w, "%s mirror: %s=%s (%s)\n", kind, m.Setting, m.URL, strings.Join(m.Variables, ", "))
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"github.com/warden-bot/warden/environment/mirrors"
 	"io"
 	"log/slog"
 	"os"
@@ -111,7 +112,8 @@ func Run(ctx context.Context, la Args, newSession Sessions, prefix string, log *
 	// A repository's own image (warden.yml, devcontainer.json) is pulled into
 	// the throwaway directory too: bot run runs commands where serve would.
 	p := &pipeline.Pipeline{Workspace: ws, NewSession: newSession, NewTaskSession: la.TaskSessions, Prefix: prefix, Log: log,
-		Images: &image.Store{Dir: filepath.Join(data, "images"), Registries: registries, Log: log}}
+		Images:  &image.Store{Dir: filepath.Join(data, "images"), Registries: registries, Log: log},
+		Mirrors: mirrors.Mirrors{PipIndex: os.Getenv(mirrors.PipSetting), NPMRegistry: os.Getenv(mirrors.NPMSetting), GoProxy: os.Getenv(mirrors.GoSetting)}}
 	host := &pipeline.LocalHost{Title: la.Title, Body: la.Body, RepoURL: "file://" + repo, Progress: progress}
 	t := pipeline.Task{Repo: "local/" + filepath.Base(repo), Issue: la.Issue, Mode: la.Mode, CloneURL: "file://" + repo, DefaultBranch: base, Attempt: 1}
 	p.Attempt(ctx, host, t)

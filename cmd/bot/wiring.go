@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/warden-bot/warden/environment/mirrors"
 	"path/filepath"
 
 	"github.com/warden-bot/warden/agent/sessions"
@@ -34,6 +35,7 @@ func (a *app) newPipeline(ws *workspace.Manager) (*pipeline.Pipeline, error) {
 		Workspace: ws, NewTaskSession: newTask, Spent: sessions.TaskSpent(ledger), Prefix: a.cfg.LabelPrefix, Log: a.log, Metrics: a.metrics,
 		Counter: jobs.NewCounter(a.backend.RDB), Spawn: h.Spawn, OnOutcome: h.OnOutcome, OnTranscript: h.OnTranscript, Tree: h.Tree, OnIntervention: h.OnIntervention,
 		DefaultImage: a.cfg.DefaultImage, Images: &image.Store{Dir: filepath.Join(a.cfg.DataDir, "images"), Registries: registries, Log: a.log},
-		Steer: steer.NewStore(a.backend.RDB),
+		Steer:   steer.NewStore(a.backend.RDB),
+		Mirrors: mirrors.Mirrors{PipIndex: a.cfg.PipIndexURL, NPMRegistry: a.cfg.NPMRegistry, GoProxy: a.cfg.GoProxy},
 	}, nil
 }

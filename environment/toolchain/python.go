@@ -14,7 +14,8 @@ var requirementFiles = []string{"requirements-dev.txt", "requirements-test.txt",
 
 // pythonRule runs pytest when anything mentions it, else unittest (which
 // needs nothing installed). Setup builds a virtual environment in the
-// repository's cache ($VIRTUAL_ENV, on PATH for every later command).
+// repository's cache ($VIRTUAL_ENV, on PATH for every later command) and
+// installs into it only what the image or worker lacks (pythonSetup).
 func pythonRule(fsys fs.FS) (Inference, bool) {
 	from := ""
 	for _, f := range pythonFiles {
@@ -43,22 +44,7 @@ func pythonRule(fsys fs.FS) (Inference, bool) {
 	if pytest {
 		inf.Test = "python3 -m pytest"
 	}
-	var installs []string
-	if strings.Contains(pyproject, "[project]") || strings.Contains(pyproject, "[build-system]") || exists(fsys, "setup.py") || strings.Contains(read(fsys, "setup.cfg"), "[metadata]") {
-		installs = append(installs, "-e "+shellQuote("."+extras(pyproject+read(fsys, "setup.cfg"))))
-	}
-	for _, r := range requirementFiles {
-		if exists(fsys, r) {
-			installs = append(installs, "-r "+r)
-			break
-		}
-	}
-	if pytest {
-		installs = append(installs, "pytest")
-	}
-	if len(installs) > 0 {
-		inf.Setup = `python3 -m venv "$VIRTUAL_ENV" && python3 -m pip install ` + strings.Join(installs, " ")
-	}
+	inf.Setup = pythonSetup(fsys, pyproject, pytest)
 	return inf, true
 }
 

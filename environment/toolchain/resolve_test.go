@@ -39,7 +39,7 @@ func TestResolveDockerfileDevcontainerSaysSo(t *testing.T) {
 func TestResolveCommands(t *testing.T) {
 	fs := files("package.json", `{"scripts":{"test":"jest"},"devDependencies":{"jest":"1"}}`, "package-lock.json", "{}")
 	p := Resolve(fs, Declared{})
-	if !p.Inferred || p.Test != "npm test" || p.TestFrom != "package.json + package-lock.json" || p.Setup != "npm ci" || p.SetupFrom != p.TestFrom {
+	if !p.Inferred || p.Test != "npm test" || p.TestFrom != "package.json + package-lock.json" || p.Setup != "npm ci --prefer-offline --no-audit --no-fund" || p.SetupFrom != p.TestFrom {
 		t.Fatalf("inferred: %+v", p)
 	}
 	p = Resolve(fs, Declared{Setup: "make deps"})

@@ -12,7 +12,10 @@ func goRule(fsys fs.FS) (Inference, bool) {
 		return Inference{}, false
 	}
 	inf := Inference{Ecosystem: "go", From: "go.mod", Test: "go test ./...", Tools: []string{"go"}}
-	if exists(fsys, "go.sum") { // no go.sum, no module to download
+	// No go.sum, no module to download; a vendor directory holds them all
+	// already, and go test reads it without the network (-mod=vendor is
+	// the default beside vendor/modules.txt).
+	if exists(fsys, "go.sum") && !exists(fsys, "vendor/modules.txt") {
 		inf.Setup = "go mod download"
 	}
 	return inf, true
@@ -51,13 +54,17 @@ func nodeRule(fsys fs.FS) (Inference, bool) {
 	}
 	switch pm {
 	case "npm":
-		inf.Test, inf.Setup = "npm test", "npm install"
+		// --prefer-offline: what the cache holds is not fetched again;
+		// no audit or fund calls, which a mirror may not answer.
+		inf.Test, inf.Setup = "npm test", "npm install --prefer-offline --no-audit --no-fund"
 		if lock != "" {
-			inf.Setup = "npm ci"
+			inf.Setup = "npm ci --prefer-offline --no-audit --no-fund"
 		}
+	case "pnpm":
+		inf.Test, inf.Setup = "pnpm test", "pnpm install --frozen-lockfile --prefer-offline"
 	case "bun":
 		inf.Test, inf.Setup = "bun run test", "bun install --frozen-lockfile"
-	default: // yarn, pnpm
+	default: // yarn: 1 and 2+ take different offline flags
 		inf.Test, inf.Setup = pm+" test", pm+" install --frozen-lockfile"
 	}
 	if len(pkg.Dependencies)+len(pkg.DevDependencies) == 0 {

@@ -1,4 +1,4 @@
-package pipeline
+package environment
 
 import (
 	"sync"
@@ -36,16 +36,20 @@ func (l *egressLog) list() []outcome.Egress {
 	return append([]outcome.Egress(nil), l.conns...)
 }
 
-// egressFor is the egress policy of a command of stage: the repository's
-// `network.allow` (on top of WARDEN_EGRESS_ALLOW, which the sandbox adds),
-// every connection logged on the record and in `bot observe`.
-func (a *attempt) egressFor(stage string) sandbox.EgressPolicy {
-	return sandbox.EgressPolicy{Allow: a.cfg.Network.Allow, OnConn: func(c egress.Conn) {
-		a.egress.add(stage, c)
-		a.log.Info("sandbox egress", "stage", stage, "host", c.Host, "port", c.Port, "verdict", c.Verdict,
+// Egress is the connections asked of the egress proxy, for the record.
+func (e *Env) Egress() []outcome.Egress { return e.egress.list() }
+
+// EgressFor is the egress policy of a command of stage: the repository's
+// `network.allow` (on top of WARDEN_EGRESS_ALLOW, which the sandbox adds)
+// and the operator's package mirrors, every connection logged on the
+// record and in `bot observe`.
+func (e *Env) EgressFor(stage string) sandbox.EgressPolicy {
+	return sandbox.EgressPolicy{Allow: e.cfg.Network.Allow, Mirrors: e.Mirrors.Hosts(), OnConn: func(c egress.Conn) {
+		e.egress.add(stage, c)
+		e.Log.Info("sandbox egress", "stage", stage, "host", c.Host, "port", c.Port, "verdict", c.Verdict,
 			"reason", c.Reason, "bytes_out", c.BytesOut, "bytes_in", c.BytesIn)
-		if a.p.OnEgress != nil {
-			a.p.OnEgress(a.t, stage, c)
+		if e.Hooks.Egress != nil {
+			e.Hooks.Egress(stage, c)
 		}
 	}}
 }
