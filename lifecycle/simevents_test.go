@@ -35,6 +35,7 @@ func (s *sim) deliver(ctx context.Context, d delivery) {
 		return
 	}
 	s.count(d.event + " " + dec.Status)
+	s.sawHold(ctx)
 }
 
 // tick is the sim's GitHub clock: each timed event a second after the last.
@@ -127,10 +128,12 @@ func (s *sim) review(ctx context.Context, i int) {
 func (s *sim) humanPush(ctx context.Context, i int) {
 	sha := s.commit("human")
 	s.human = append(s.human, sha)
-	s.handedOver = true
+	s.handedOver, s.holdSeen = true, false
+	s.queueDropsOnPush(ctx)
 	m := s.fixture("pull_request.synchronize.json", "bob")
 	s.ownPull(obj(m, "pull_request"), sha)
 	obj(m, "pull_request")["updated_at"] = s.tick() // GitHub's time of the push
+	s.pushedAt = s.clock
 	m["number"], m["after"] = s.pr, sha
 	s.note("%d human push %s", i, sha[:7])
 	s.send(ctx, "pull_request", m)
@@ -145,9 +148,10 @@ func (s *sim) prRetry(ctx context.Context, i int) {
 	obj(is, "user")["login"] = fakegithub.BotLogin
 	c := obj(m, "comment")
 	c["id"], c["body"], c["created_at"] = s.rng.Int63n(1<<40), "/warden retry", s.tick()
+	s.retriedAt = s.clock
 	obj(c, "user")["login"] = "alice"
 	s.note("%d /warden retry on the PR", i)
-	s.handedOver = false
+	s.handedOver, s.holdSeen = false, false
 	s.send(ctx, "issue_comment", m)
 }
 
@@ -159,6 +163,7 @@ func (s *sim) checkEvent(ctx context.Context, i int) {
 		concl = "failure"
 	}
 	s.gh.SetCheckRun(repo, head, "ci", "completed", concl)
+	s.checks[head] = concl
 	m := s.fixture("check_run.completed.json", "alice")
 	cr := obj(m, "check_run")
 	cr["head_sha"], cr["conclusion"], cr["status"] = head, concl, "completed"

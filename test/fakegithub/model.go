@@ -66,6 +66,8 @@ type Pull struct {
 	// AutoMerge is native auto-merge, as enablePullRequestAutoMerge and
 	// disablePullRequestAutoMerge left it.
 	AutoMerge bool
+	// MergeCalls counts the merge calls GitHub answered, whatever the answer.
+	MergeCalls int
 }
 
 // Status is a commit status.
