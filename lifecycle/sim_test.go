@@ -158,7 +158,7 @@ type sim struct {
 	dropped     map[string]bool   // heads the merge queue removed
 	wasHeld     bool
 	retriedAt   time.Time // GitHub's time of the last writer's `/warden retry`
-	queueMode   bool // the base branch's rules require the merge queue
+	queueMode   bool      // the base branch's rules require the merge queue
 	app         *midEvalApp
 }
 
@@ -543,6 +543,9 @@ func (s *sim) settle(ctx context.Context) error {
 	}
 	if err := s.sits(ctx); err != nil {
 		return err
+	}
+	if by, _ := s.store.Held(ctx, repo, s.pr); by == "" && len(s.pendingEffects(ctx)) > 0 {
+		return s.fail("effects unconfirmed after the sweeper's turn: %v", s.pendingEffects(ctx))
 	}
 	held, _ := s.store.Held(ctx, repo, s.pr)
 	busy, _ := s.store.Busy(ctx, repo, s.pr)
