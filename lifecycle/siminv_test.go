@@ -75,13 +75,26 @@ func (s *sim) sits(ctx context.Context) error {
 	held, _ := s.store.Held(ctx, repo, s.pr)
 	busy, _ := s.store.Busy(ctx, repo, s.pr)
 	head := s.head()
+	if !s.merged && held == "" && s.checks[head] == "failure" && s.looked[head] && !s.reported(head) {
+		return s.fail("a red head %s, evaluated while free, was never reported on the issue (no fix queued, no escalation)", head[:7])
+	}
 	if s.merged || held != "" || busy || s.checks[head] != "success" || s.dropped[head] || s.gh.Queued(repo, s.pr) {
 		return nil
 	}
-	if s.looked[head] { // evaluated while free: GitHub's no is said on the issue
+	if s.looked[head] && !s.queueMode { // evaluated while free: GitHub's no is said on the issue
 		return nil
 	}
-	return s.fail("a green, unheld, idle PR sits unmerged at %s: nothing evaluated it since it was green and free", head[:7])
+	return s.fail("a green, unheld, idle PR sits unmerged at %s: nothing evaluated it since it was green and free, or it is not in the merge queue its rules require", head[:7])
+}
+
+// reported: the issue was told CI failed on head (checksFailed's reply).
+func (s *sim) reported(head string) bool {
+	for _, c := range s.gh.Comments(repo, s.issue) {
+		if strings.Contains(c.Body, fmt.Sprintf("CI failed on PR #%d (`%s`)", s.pr, head[:7])) {
+			return true
+		}
+	}
+	return false
 }
 
 // pendingEffects lists the journal's unconfirmed intents for the PR.
