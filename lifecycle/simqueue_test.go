@@ -14,17 +14,21 @@ import (
 // the middle of an evaluation, and Redis forgetting the PR.
 
 // midEvalApp is the lifecycle's App; hook, when set, runs once inside the
-// next evaluation (at its first bot login read, before the merge guard):
-// an event that lands while Warden is judging the PR.
+// next evaluation, at its bot login read after skip others: the second is
+// maybeMerge's, after the busy check of branchWork and before the merge
+// guard, so an event landing there is one only the guard can see.
 type midEvalApp struct {
 	App
 	hook func(context.Context)
+	skip int
 }
 
 func (a *midEvalApp) BotLogin(ctx context.Context) (string, error) {
-	if h := a.hook; h != nil {
+	if h := a.hook; h != nil && a.skip == 0 {
 		a.hook = nil
 		h(ctx)
+	} else if h != nil {
+		a.skip--
 	}
 	return a.App.BotLogin(ctx)
 }
@@ -54,6 +58,7 @@ func (s *sim) faults(i int) {
 		s.gh.SetMergeableComputing(repo, s.pr, 1+s.rng.Intn(2))
 		s.note("%d  GitHub still computes mergeable", i)
 	case r < 8:
+		s.app.skip = s.rng.Intn(2) // at the PR's read, or in maybeMerge
 		s.app.hook = func(ctx context.Context) {
 			s.note("%d  feedback during the evaluation", i)
 			s.inline(ctx, 0)
