@@ -526,6 +526,9 @@ func (s *sim) settle(ctx context.Context) error {
 	for _, d := range s.redeliver {
 		s.deliver(ctx, d)
 	}
+	if !s.merged { // CI ends green on whatever head the world left
+		s.checkDone(ctx, -1, "success")
+	}
 	for round := range 2 {
 		if round == 1 { // the sweeper's turn: every unconfirmed effect re-driven
 			if _, err := s.life.SweepEffects(ctx, time.Now().Add(time.Hour), 0); err != nil {

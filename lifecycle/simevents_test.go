@@ -157,11 +157,16 @@ func (s *sim) prRetry(ctx context.Context, i int) {
 
 // checkEvent is a check run completing on the head, mostly green.
 func (s *sim) checkEvent(ctx context.Context, i int) {
-	head := s.head()
 	concl := "success"
 	if s.rng.Intn(6) == 0 {
 		concl = "failure"
 	}
+	s.checkDone(ctx, i, concl)
+}
+
+// checkDone is the head's check run completing with concl.
+func (s *sim) checkDone(ctx context.Context, i int, concl string) {
+	head := s.head()
 	s.gh.SetCheckRun(repo, head, "ci", "completed", concl)
 	s.checks[head] = concl
 	m := s.fixture("check_run.completed.json", "alice")
