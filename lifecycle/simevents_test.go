@@ -36,6 +36,9 @@ func (s *sim) deliver(ctx context.Context, d delivery) {
 	}
 	s.count(d.event + " " + dec.Status)
 	s.sawHold(ctx)
+	if strings.HasPrefix(d.event, "pull_request_review") {
+		s.followupQueued(ctx, d.event)
+	}
 }
 
 // tick is the sim's GitHub clock: each timed event a second after the last.

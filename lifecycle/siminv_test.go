@@ -109,6 +109,27 @@ func (s *sim) pendingEffects(ctx context.Context) []string {
 	return out
 }
 
+// followupQueued: feedback a delivery acknowledged waits for a follow-up
+// that is queued (or killed, to be recovered), unless a person holds the
+// branch (the hand-back queues it then).
+func (s *sim) followupQueued(ctx context.Context, event string) {
+	held, _ := s.store.Held(ctx, repo, s.pr)
+	n, _ := s.store.Pending(ctx, repo, s.pr)
+	if held != "" || n == 0 || len(s.killed) > 0 || s.merged {
+		return
+	}
+	for _, qn := range []string{jobs.QueueDefault, jobs.QueueCritical} {
+		p, _ := s.q.Inspector().ListPendingTasks(qn)
+		sc, _ := s.q.Inspector().ListScheduledTasks(qn)
+		for _, ti := range append(p, sc...) {
+			if ti.Type == jobs.TypeRun {
+				return
+			}
+		}
+	}
+	s.broken = append(s.broken, fmt.Sprintf("%s acknowledged with %d feedback items waiting and no follow-up queued", event, n))
+}
+
 // requeue is asynq's retry of a task whose handler failed.
 func (s *sim) requeue(ctx context.Context, p jobs.PRPayload) {
 	_ = s.q.EnqueuePR(ctx, p)
