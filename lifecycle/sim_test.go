@@ -149,19 +149,17 @@ type sim struct {
 	checked    string // the branch head whose history check passed
 	log        []string
 	// #38's invariants (siminv_test.go, simqueue_test.go).
-	broken        []string          // invariants a step broke
-	holdSeen      bool              // the store held the branch for the latest person's push
-	pushedAt      time.Time         // GitHub's time of the latest person's push
-	mergedAfter   int               // merge calls when the PR was merged (-1 before)
-	checks        map[string]string // head → its check's conclusion
-	looked        map[string]bool   // heads evaluated while free (unheld, idle)
-	dropped       map[string]bool   // heads the merge queue removed
-	wasHeld       bool
-	retriedAt     time.Time // GitHub's time of the last writer's `/warden retry`
-	owed          int       // holds a PR retry lifted whose hand-back is not queued yet
-	issueReleased bool      // this step's issue run was the hand-back itself
-	queueMode     bool      // the base branch's rules require the merge queue
-	app           *midEvalApp
+	broken      []string          // invariants a step broke
+	holdSeen    bool              // the store held the branch for the latest person's push
+	pushedAt    time.Time         // GitHub's time of the latest person's push
+	mergedAfter int               // merge calls when the PR was merged (-1 before)
+	checks      map[string]string // head → its check's conclusion
+	looked      map[string]bool   // heads evaluated while free (unheld, idle)
+	dropped     map[string]bool   // heads the merge queue removed
+	wasHeld     bool
+	retriedAt   time.Time // GitHub's time of the last writer's `/warden retry`
+	queueMode   bool      // the base branch's rules require the merge queue
+	app         *midEvalApp
 }
 
 func (s *sim) fail(format string, a ...any) error {
@@ -321,10 +319,6 @@ func (s *sim) work(ctx context.Context, i int, kills bool) error {
 	ti := tasks[s.rng.Intn(len(tasks))]
 	_ = s.q.Inspector().DeleteTask(ti.Queue, ti.ID)
 	switch ti.Type {
-	case jobs.TypeStatus:
-		if strings.Contains(string(ti.Payload), "takes this branch back") {
-			s.owed = 0 // the hand-back's reply: what released holds owed is queued
-		}
 	case jobs.TypeRun:
 		var p jobs.RunPayload
 		_ = json.Unmarshal(ti.Payload, &p)
@@ -438,11 +432,7 @@ func (s *sim) issueRun(ctx context.Context, i int) {
 			s.handedOver, s.holdSeen = false, false
 		}
 	}
-	was, _ := s.store.Held(ctx, repo, s.pr)
 	stop, err := s.fu.Continue(ctx, h, &t, p)
-	if now, _ := s.store.Held(ctx, repo, s.pr); was != "" && now == "" {
-		s.issueReleased = true
-	}
 	if retry && seen && err == nil {
 		s.handedBack(ctx, "issue")
 	}
@@ -507,11 +497,7 @@ func (s *sim) check(ctx context.Context) error {
 	held, _ := s.store.Held(ctx, repo, s.pr)
 	if s.wasHeld && held == "" { // handed back: every head is to be looked at again
 		clear(s.looked)
-		if !s.issueReleased { // a retry on the PR owes its reply and queued work
-			s.owed++
-		}
 	}
-	s.issueReleased = false
 	s.wasHeld = held != ""
 	head := s.head()
 	if head == s.checked {
@@ -561,8 +547,8 @@ func (s *sim) settle(ctx context.Context) error {
 	if err := s.sits(ctx); err != nil {
 		return err
 	}
-	if s.owed > 0 {
-		return s.fail("a `/warden retry` on the PR lifted the hold but its hand-back (the reply and the work it queues) was never queued")
+	if owed, _ := s.store.HandBackOwed(ctx, repo, s.pr); owed && !s.isHeld(ctx) { // a newer hold supersedes it
+		return s.fail("every delivery was answered, yet a released hold still owes its hand-back")
 	}
 	if by, _ := s.store.Held(ctx, repo, s.pr); by == "" && len(s.pendingEffects(ctx)) > 0 {
 		return s.fail("effects unconfirmed after the sweeper's turn: %v", s.pendingEffects(ctx))
@@ -589,6 +575,11 @@ func (s *sim) settle(ctx context.Context) error {
 		}
 	}
 	return s.fail("issue #%d ends without a Warden label", s.issue)
+}
+
+func (s *sim) isHeld(ctx context.Context) bool {
+	by, _ := s.store.Held(ctx, repo, s.pr)
+	return by != ""
 }
 
 // writers answers alice and bob as writers (the fake's permissions).
