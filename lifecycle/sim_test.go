@@ -33,13 +33,25 @@ import (
 // queueing), follow-up runs killed at any step and recovered, human pushes
 // and `/warden retry`, issue-level re-runs, check events and merge
 // evaluations run against the real follow-up store, runner, lifecycle and
-// queue on real Redis and the fake GitHub. After every step:
-//   - never merged while feedback waits or runs;
-//   - no inline comment answered twice;
-//   - no push over a commit Warden did not write;
+// queue on real Redis and the fake GitHub. #38 added GitHub's faults
+// (POST 502s, secondary rate limits, mergeable null), feedback landing in
+// the middle of an evaluation, a merge-queue third of the seeds (merges,
+// removals), Redis forgetting the issue's PR, `/warden retry` on the issue,
+// and the effects journal with its sweeper. After every step:
+//   - never merged while feedback waits or runs (also feedback that came
+//     during the evaluation), the branch is held or an issue run changes it;
+//   - no inline comment answered twice; no merge call once merged;
+//   - no push over a commit Warden did not write, nor onto a held branch;
+//   - a writer's retry after the hold's last push hands the branch back;
+//   - acknowledged feedback on an unheld branch has a follow-up queued;
 //
-// and once the world is quiet: every comment answered exactly once (unless
-// a human holds the branch), no PR busy, the issue labelled.
+// and once the world is quiet (CI green on the last head): every comment
+// answered exactly once (unless a human holds the branch), no PR busy, the
+// issue labelled, no effect left unconfirmed after the sweeper's turn, no
+// hand-back still owed, a red head evaluated while free reported, and a
+// green, unheld, idle PR merged, queued or evaluated (merge-queue seeds:
+// merged or queued). The seed that broke an invariant is printed ("caught
+// at seed N (k of M seeds)"), which test/mutants shows.
 //
 //	go test ./lifecycle -run TestInterleavings -sim.seeds=N -sim.from=S
 //	go test ./lifecycle -run TestInterleavings -sim.seed=S   # replay one
