@@ -5,7 +5,7 @@ VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 COMMIT  ?= $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)
 LDFLAGS := -X main.version=$(VERSION) -X main.commit=$(COMMIT)
 
-.PHONY: all build run test lint bench soak fuzz clean redteam-mutants mutants
+.PHONY: all build run test lint bench soak soak-interleavings fuzz clean redteam-mutants mutants
 
 all: build
 
@@ -42,6 +42,11 @@ bench:
 ## soak: 30 minutes of mixed traffic against one process (SOAK_DURATION=10m for the short one)
 soak:
 	@scripts/soak.sh
+
+## soak-interleavings: the PR interleaving test over SIM_SEEDS seeds (10,000), without -race, niced
+SIM_SEEDS ?= 10000
+soak-interleavings:
+	@WARDEN_TEST_REDIS_PRIVATE=1 scripts/with-redis.sh nice $(GO) test -count=1 -timeout 0 -run 'TestInterleavings$$' ./lifecycle -sim.seeds=$(SIM_SEEDS) -v
 
 ## fuzz: 60 s of the webhook handler fuzzer
 fuzz:

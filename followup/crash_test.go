@@ -28,6 +28,7 @@ type prWorld struct {
 	store *Store
 	pr    int
 	head  string
+	bare  string // the repository's bare clone (the fake's git)
 }
 
 func newPRWorld(t *testing.T) *prWorld {
@@ -51,7 +52,7 @@ func newPRWorld(t *testing.T) *prWorld {
 	}
 	s := store(t)
 	// Each test has its own repository name in the shared database.
-	return &prWorld{gh: gh, store: s, pr: pr.GetNumber(), head: pr.GetHead().GetSHA(),
+	return &prWorld{gh: gh, store: s, pr: pr.GetNumber(), head: pr.GetHead().GetSHA(), bare: bare,
 		host: &pipeline.GitHubHost{Client: c, Owner: "Codertocat", Name: "Hello-World", Number: 3, Prefix: "warden", BotLogin: fakegithub.BotLogin,
 			Poster: &comments.Poster{Client: c.Issues, BotLogin: fakegithub.BotLogin}}}
 }

@@ -79,7 +79,7 @@ func errUnconfirmed(err error) error {
 // journal (tests) records nothing. An intent that cannot be recorded
 // stops the effect: a kill after the call would leave no trace to re-drive.
 func (l *Lifecycle) intend(ctx context.Context, x *pr, kind, sha string) (string, error) {
-	key := fmt.Sprintf("%s:%s/%s#%d:%s", kind, x.owner, x.name, x.GetNumber(), sha)
+	key := effectKey(x, kind, sha)
 	if l.Effects == nil {
 		return key, nil
 	}
@@ -129,4 +129,9 @@ func (l *Lifecycle) SweepEvery(ctx context.Context, period, quiet time.Duration)
 			}
 		}
 	}
+}
+
+// effectKey is the idempotency key of effect kind on x at head sha.
+func effectKey(x *pr, kind, sha string) string {
+	return fmt.Sprintf("%s:%s/%s#%d:%s", kind, x.owner, x.name, x.GetNumber(), sha)
 }

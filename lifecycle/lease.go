@@ -40,6 +40,22 @@ func (l *Lifecycle) Lease(ctx context.Context, repo string, pr int) (release fun
 	return func() { stop(nil); lk.Release(context.WithoutCancel(ctx)) }, nil
 }
 
+// leaseCtx is Lease for an evaluation: the context it answers ends when
+// the lease is lost (another worker may hold the PR now), so nothing after
+// that — the merge call least of all — runs without it.
+func (l *Lifecycle) leaseCtx(ctx context.Context, repo string, pr int) (context.Context, func(), error) {
+	if l.Locks == nil {
+		return ctx, func() {}, nil
+	}
+	lk, err := l.Locks.Acquire(ctx, LeaseKey(repo, pr))
+	if err != nil {
+		return ctx, nil, err
+	}
+	ectx, lost := context.WithCancelCause(ctx)
+	go lk.Keep(ectx, lost)
+	return ectx, func() { lost(nil); lk.Release(context.WithoutCancel(ctx)) }, nil
+}
+
 // pushWait bounds how long a follow-up's push waits for an evaluation
 // holding the PR's lease (an evaluation reads CI and merges in seconds).
 const pushWait = 2 * time.Minute
@@ -61,8 +77,8 @@ func (l *Lifecycle) PushLease(ctx context.Context, repo string, pr int) (release
 
 // leased runs one evaluation of PR n under its lease; a taken lease queues
 // the evaluation for after the holder instead.
-func (l *Lifecycle) leased(ctx context.Context, p jobs.PRPayload, n int, eval func() error) error {
-	release, err := l.Lease(ctx, p.Repo, n)
+func (l *Lifecycle) leased(ctx context.Context, p jobs.PRPayload, n int, eval func(context.Context) error) error {
+	ctx, release, err := l.leaseCtx(ctx, p.Repo, n)
 	if errors.Is(err, jobs.ErrLocked) {
 		l.Log.Info("PR evaluated or pushed by another worker; evaluating after it", "repo", p.Repo, "pr", n)
 		q := p
@@ -73,7 +89,7 @@ func (l *Lifecycle) leased(ctx context.Context, p jobs.PRPayload, n int, eval fu
 		return err
 	}
 	defer release()
-	return eval()
+	return eval(ctx)
 }
 
 // mergeGuard is read under the lease immediately before the merge call:

@@ -22,7 +22,7 @@ func (l *Lifecycle) PR(ctx context.Context, p jobs.PRPayload) error {
 	}
 	for _, n := range nums {
 		// Under the PR's lease from the first read: one evaluation at a time.
-		if err := l.leased(ctx, p, n, func() error { return l.evaluateOne(ctx, c, p, n) }); err != nil {
+		if err := l.leased(ctx, p, n, func(ctx context.Context) error { return l.evaluateOne(ctx, c, p, n) }); err != nil {
 			return err
 		}
 	}

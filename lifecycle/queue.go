@@ -104,16 +104,28 @@ func (l *Lifecycle) inQueue(ctx context.Context, x *pr) (bool, error) {
 	return q > d, err
 }
 
-// leftQueue records that the queue removed x's head, so a later
-// evaluation of it (a retry) enqueues it again.
+// leftQueue records that the queue removed x: its head, so a later
+// evaluation of it (a retry) enqueues it again, and the PR's binding to the
+// queue whatever head it was queued at (a push removes it too), so a hold
+// has nothing left to take back.
 func (l *Lifecycle) leftQueue(ctx context.Context, x *pr) error {
 	in, err := l.inQueue(ctx, x)
-	if err != nil || !in {
+	if err != nil {
 		return err
 	}
-	if _, err = l.Counter.Incr(ctx, queuedKey(x, "dequeued")); err != nil {
+	if in {
+		if _, err = l.Counter.Incr(ctx, queuedKey(x, "dequeued")); err != nil {
+			return err
+		}
+	}
+	if on, err := l.bound(ctx, x, "queue"); err != nil || !on {
 		return err
 	}
-	_, err = l.Counter.Incr(ctx, bindKey(x, "queue-off")) // nothing to take back on a hold
-	return err
+	if _, err = l.Counter.Incr(ctx, bindKey(x, "queue-off")); err != nil {
+		return err
+	}
+	// GitHub's removal is what a take-back under a hold wanted: its intent
+	// (left pending when the dequeue call met a PR already out) is done.
+	l.confirm(ctx, effectKey(x, "queue-off", ""))
+	return nil
 }

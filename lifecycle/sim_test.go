@@ -16,6 +16,7 @@ import (
 	"github.com/google/go-github/v60/github"
 	"github.com/hibiken/asynq"
 	"github.com/warden-bot/warden/comments"
+	"github.com/warden-bot/warden/effects"
 	"github.com/warden-bot/warden/followup"
 	"github.com/warden-bot/warden/github/githubapp"
 	"github.com/warden-bot/warden/jobs"
@@ -32,13 +33,25 @@ import (
 // queueing), follow-up runs killed at any step and recovered, human pushes
 // and `/warden retry`, issue-level re-runs, check events and merge
 // evaluations run against the real follow-up store, runner, lifecycle and
-// queue on real Redis and the fake GitHub. After every step:
-//   - never merged while feedback waits or runs;
-//   - no inline comment answered twice;
-//   - no push over a commit Warden did not write;
+// queue on real Redis and the fake GitHub. #38 added GitHub's faults
+// (POST 502s, secondary rate limits, mergeable null), feedback landing in
+// the middle of an evaluation, a merge-queue third of the seeds (merges,
+// removals), Redis forgetting the issue's PR, `/warden retry` on the issue,
+// and the effects journal with its sweeper. After every step:
+//   - never merged while feedback waits or runs (also feedback that came
+//     during the evaluation), the branch is held or an issue run changes it;
+//   - no inline comment answered twice; no merge call once merged;
+//   - no push over a commit Warden did not write, nor onto a held branch;
+//   - a writer's retry after the hold's last push hands the branch back;
+//   - acknowledged feedback on an unheld branch has a follow-up queued;
 //
-// and once the world is quiet: every comment answered exactly once (unless
-// a human holds the branch), no PR busy, the issue labelled.
+// and once the world is quiet (CI green on the last head): every comment
+// answered exactly once (unless a human holds the branch), no PR busy, the
+// issue labelled, no effect left unconfirmed after the sweeper's turn, no
+// hand-back still owed, a red head evaluated while free reported, and a
+// green, unheld, idle PR merged, queued or evaluated (merge-queue seeds:
+// merged or queued). The seed that broke an invariant is printed ("caught
+// at seed N (k of M seeds)"), which test/mutants shows.
 //
 //	go test ./lifecycle -run TestInterleavings -sim.seeds=N -sim.from=S
 //	go test ./lifecycle -run TestInterleavings -sim.seed=S   # replay one
@@ -67,9 +80,10 @@ func TestInterleavings(t *testing.T) {
 	}
 	env := newSimEnv(t)
 	start := time.Now()
-	for _, seed := range seeds {
+	for k, seed := range seeds {
 		if err := env.run(seed, *simSteps); err != nil {
-			t.Fatalf("seed %d: %v\nreplay: go test ./lifecycle -run 'TestInterleavings$' -count=1 -sim.seed=%d -v", seed, err, seed)
+			// The mutant tool prints this line: the seed count a bug needed.
+			t.Fatalf("caught at seed %d (%d of %d seeds): %v\nreplay: go test ./lifecycle -run 'TestInterleavings$' -count=1 -sim.seed=%d -v", seed, k+1, len(seeds), err, seed)
 		}
 	}
 	t.Logf("%d seeds (%d steps each), no invariant broken, in %s", len(seeds), *simSteps, time.Since(start).Round(time.Millisecond))
@@ -146,6 +160,18 @@ type sim struct {
 	merged     bool
 	checked    string // the branch head whose history check passed
 	log        []string
+	// #38's invariants (siminv_test.go, simqueue_test.go).
+	broken      []string          // invariants a step broke
+	holdSeen    bool              // the store held the branch for the latest person's push
+	pushedAt    time.Time         // GitHub's time of the latest person's push
+	mergedAfter int               // merge calls when the PR was merged (-1 before)
+	checks      map[string]string // head → its check's conclusion
+	looked      map[string]bool   // heads evaluated while free (unheld, idle)
+	dropped     map[string]bool   // heads the merge queue removed
+	wasHeld     bool
+	retriedAt   time.Time // GitHub's time of the last writer's `/warden retry`
+	queueMode   bool      // the base branch's rules require the merge queue
+	app         *midEvalApp
 }
 
 func (s *sim) fail(format string, a ...any) error {
@@ -155,13 +181,14 @@ func (s *sim) fail(format string, a ...any) error {
 func (e *simEnv) run(seed int64, steps int) error {
 	ctx := context.Background()
 	s := &sim{simEnv: e, rng: rand.New(rand.NewSource(seed)), issue: int(seed % 100000), comments: map[int64]bool{},
-		clock: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
+		clock: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), mergedAfter: -1,
+		checks: map[string]string{}, looked: map[string]bool{}, dropped: map[string]bool{}, app: &midEvalApp{App: e.app}}
 	s.q = jobs.NewQueue(e.be)
 	defer s.q.Close()
 	defer s.q.Inspector().DeleteAllPendingTasks(jobs.QueueDefault)
 	s.store = followup.NewStore(e.be.RDB)
 	locks := jobs.NewLocks(e.be.RDB, jobs.RunLockTTL)
-	s.life = &Lifecycle{App: e.app, Queue: s.q, Links: jobs.NewLinks(e.be.RDB), Counter: jobs.NewCounter(e.be.RDB), Prefix: "warden",
+	s.life = &Lifecycle{App: s.app, Queue: s.q, Effects: effects.New(e.be.RDB), Links: jobs.NewLinks(e.be.RDB), Counter: jobs.NewCounter(e.be.RDB), Prefix: "warden",
 		Redactor: comments.NewRedactor(), Log: quiet, MaxCheckFixes: 2, Followups: s.store, Locks: locks}
 	s.fu = &followup.Runner{Store: s.store, Attempt: s.attempt, Next: s.q.EnqueueNext, Reevaluate: s.q.EnqueuePR, Prefix: "warden", Log: quiet, Lease: s.life.PushLease}
 	s.router = &webhooks.Router{Prefix: "warden", Queue: &flakyQueue{Queue: s.q, fail: func() bool { return s.rng.Intn(5) == 0 }}, App: e.app, Log: quiet, Followups: s.store, Perms: writers{}}
@@ -172,6 +199,9 @@ func (e *simEnv) run(seed int64, steps int) error {
 	}()
 	s.open()
 	defer s.gh.ClosePull(repo, s.pr, false) // the next seeds' reads skip it
+	defer s.gh.ClearFaults()
+	s.rules()
+	defer s.gh.ClearRules(repo)
 	for i := range steps {
 		if err := s.step(ctx, i); err != nil {
 			return err
@@ -249,7 +279,7 @@ func (s *sim) host() *pipeline.GitHubHost {
 
 // step runs one randomly chosen event or worker action.
 func (s *sim) step(ctx context.Context, i int) error {
-	switch r := s.rng.Intn(100); {
+	switch r := s.rng.Intn(110); {
 	case r < 22:
 		s.inline(ctx, 0)
 	case r < 30:
@@ -277,8 +307,12 @@ func (s *sim) step(ctx context.Context, i int) error {
 		s.review(ctx, i)
 	case r < 94:
 		s.checkEvent(ctx, i)
-	default:
+	case r < 100:
 		s.issueRun(ctx, i)
+	case r < 104:
+		s.forget(ctx, i)
+	default:
+		s.queueStep(ctx, i)
 	}
 	return nil
 }
@@ -312,14 +346,22 @@ func (s *sim) work(ctx context.Context, i int, kills bool) error {
 		}
 		busy, _ := s.store.Busy(ctx, repo, s.pr)
 		held, _ := s.store.Held(ctx, repo, s.pr)
+		s.faults(i)
 		err := s.life.PR(ctx, p)
+		s.app.hook = nil
+		after, _ := s.store.Busy(ctx, repo, s.pr)
 		s.note("%d evaluate (%s) busy=%v held=%q err=%v", i, p.Action, busy, held, err)
 		s.count("evaluation")
+		if err != nil {
+			s.requeue(ctx, p) // asynq retries a failed evaluation
+		} else if !busy && held == "" {
+			s.looked[s.head()] = true
+		}
 		if pl := s.pull(); pl.Merged && !s.merged {
 			s.merged = true
 			s.count("merged")
-			if busy || held != "" || s.handedOver || s.going != nil {
-				return s.fail("merged while feedback waited or ran (busy=%v), the branch was held (%q), a person's push was not handed back (%v) or an issue run was changing it (%v)", busy, held, s.handedOver, s.going != nil)
+			if busy || after || held != "" || s.handedOver || s.going != nil {
+				return s.fail("merged while feedback waited or ran (busy=%v, after the evaluation %v), the branch was held (%q), a person's push was not handed back (%v) or an issue run was changing it (%v)", busy, after, held, s.handedOver, s.going != nil)
 			}
 		}
 	}
@@ -373,7 +415,7 @@ func (s *sim) attempt(ctx context.Context, h pipeline.Host, t pipeline.Task) pip
 		release()
 		return pipeline.Result{Record: outcome.Record{Outcome: outcome.Escalated, Summary: "the branch moved"}}
 	}
-	sha := s.commit("warden")
+	sha := s.wardenPush(ctx, "a follow-up")
 	fh.Pushed = sha
 	_ = fh.OnPush(ctx, sha)
 	release()
@@ -392,7 +434,20 @@ func (s *sim) issueRun(ctx context.Context, i int) {
 	h := s.host()
 	p := s.payload()
 	p.Reason, p.PR = jobs.ReasonRetry, 0
+	retry := s.rng.Intn(2) == 0 // a writer's `/warden retry` on the issue, else a relabel
+	seen := s.holdSeen && s.handedOver
+	if retry {
+		p.RetryAt, _ = time.Parse(time.RFC3339, s.tick())
+		s.retriedAt = p.RetryAt
+		s.note("%d /warden retry on the issue", i)
+		if seen {
+			s.handedOver, s.holdSeen = false, false
+		}
+	}
 	stop, err := s.fu.Continue(ctx, h, &t, p)
+	if retry && seen && err == nil {
+		s.handedBack(ctx, "issue")
+	}
 	if *simOld == "forcepush" {
 		stop, err, t.Resume = nil, nil, nil
 	}
@@ -406,7 +461,7 @@ func (s *sim) issueRun(ctx context.Context, i int) {
 		s.count("issue run continued the PR")
 	case !s.merged:
 		s.git("branch", "-f", s.branch, "main") // Release's force-push from the base
-		s.commit("warden")
+		s.wardenPush(ctx, "an issue run from the base")
 		s.note("%d issue run force-pushed from the base", i)
 	}
 }
@@ -423,7 +478,7 @@ func (s *sim) endRun(ctx context.Context, i int) {
 	r := s.going
 	s.going = nil
 	if s.head() == r.expect {
-		s.commit("warden")
+		s.wardenPush(ctx, "an issue run")
 	}
 	s.fu.Ended(ctx, r.p, r.resume)
 	s.note("%d issue run ended", i)
@@ -445,6 +500,17 @@ func (s *sim) check(ctx context.Context) error {
 			return s.fail("comment %d answered %d times", c.InReplyTo, n)
 		}
 	}
+	if err := s.broke(); err != nil {
+		return err
+	}
+	if err := s.mergeCalls(); err != nil {
+		return err
+	}
+	held, _ := s.store.Held(ctx, repo, s.pr)
+	if s.wasHeld && held == "" { // handed back: every head is to be looked at again
+		clear(s.looked)
+	}
+	s.wasHeld = held != ""
 	head := s.head()
 	if head == s.checked {
 		return nil // the branch did not move: its history was checked
@@ -472,13 +538,32 @@ func (s *sim) settle(ctx context.Context) error {
 	for _, d := range s.redeliver {
 		s.deliver(ctx, d)
 	}
-	for range 60 {
-		if err := s.work(ctx, -1, false); err != nil {
-			return err
+	if !s.merged { // CI ends green on whatever head the world left
+		s.checkDone(ctx, -1, "success")
+	}
+	for round := range 2 {
+		if round == 1 { // the sweeper's turn: every unconfirmed effect re-driven
+			if _, err := s.life.SweepEffects(ctx, time.Now().Add(time.Hour), 0); err != nil {
+				return s.fail("sweep: %v", err)
+			}
 		}
-		if err := s.check(ctx); err != nil {
-			return err
+		for range 60 {
+			if err := s.work(ctx, -1, false); err != nil {
+				return err
+			}
+			if err := s.check(ctx); err != nil {
+				return err
+			}
 		}
+	}
+	if err := s.sits(ctx); err != nil {
+		return err
+	}
+	if owed, _ := s.store.HandBackOwed(ctx, repo, s.pr); owed && !s.isHeld(ctx) { // a newer hold supersedes it
+		return s.fail("every delivery was answered, yet a released hold still owes its hand-back")
+	}
+	if by, _ := s.store.Held(ctx, repo, s.pr); by == "" && len(s.pendingEffects(ctx)) > 0 {
+		return s.fail("effects unconfirmed after the sweeper's turn: %v", s.pendingEffects(ctx))
 	}
 	held, _ := s.store.Held(ctx, repo, s.pr)
 	busy, _ := s.store.Busy(ctx, repo, s.pr)
@@ -502,6 +587,11 @@ func (s *sim) settle(ctx context.Context) error {
 		}
 	}
 	return s.fail("issue #%d ends without a Warden label", s.issue)
+}
+
+func (s *sim) isHeld(ctx context.Context) bool {
+	by, _ := s.store.Held(ctx, repo, s.pr)
+	return by != ""
 }
 
 // writers answers alice and bob as writers (the fake's permissions).

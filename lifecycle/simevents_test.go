@@ -35,6 +35,10 @@ func (s *sim) deliver(ctx context.Context, d delivery) {
 		return
 	}
 	s.count(d.event + " " + dec.Status)
+	s.sawHold(ctx)
+	if strings.HasPrefix(d.event, "pull_request_review") {
+		s.followupQueued(ctx, d.event)
+	}
 }
 
 // tick is the sim's GitHub clock: each timed event a second after the last.
@@ -127,10 +131,12 @@ func (s *sim) review(ctx context.Context, i int) {
 func (s *sim) humanPush(ctx context.Context, i int) {
 	sha := s.commit("human")
 	s.human = append(s.human, sha)
-	s.handedOver = true
+	s.handedOver, s.holdSeen = true, false
+	s.queueDropsOnPush(ctx)
 	m := s.fixture("pull_request.synchronize.json", "bob")
 	s.ownPull(obj(m, "pull_request"), sha)
 	obj(m, "pull_request")["updated_at"] = s.tick() // GitHub's time of the push
+	s.pushedAt = s.clock
 	m["number"], m["after"] = s.pr, sha
 	s.note("%d human push %s", i, sha[:7])
 	s.send(ctx, "pull_request", m)
@@ -145,20 +151,27 @@ func (s *sim) prRetry(ctx context.Context, i int) {
 	obj(is, "user")["login"] = fakegithub.BotLogin
 	c := obj(m, "comment")
 	c["id"], c["body"], c["created_at"] = s.rng.Int63n(1<<40), "/warden retry", s.tick()
+	s.retriedAt = s.clock
 	obj(c, "user")["login"] = "alice"
 	s.note("%d /warden retry on the PR", i)
-	s.handedOver = false
+	s.handedOver, s.holdSeen = false, false
 	s.send(ctx, "issue_comment", m)
 }
 
 // checkEvent is a check run completing on the head, mostly green.
 func (s *sim) checkEvent(ctx context.Context, i int) {
-	head := s.head()
 	concl := "success"
 	if s.rng.Intn(6) == 0 {
 		concl = "failure"
 	}
+	s.checkDone(ctx, i, concl)
+}
+
+// checkDone is the head's check run completing with concl.
+func (s *sim) checkDone(ctx context.Context, i int, concl string) {
+	head := s.head()
 	s.gh.SetCheckRun(repo, head, "ci", "completed", concl)
+	s.checks[head] = concl
 	m := s.fixture("check_run.completed.json", "alice")
 	cr := obj(m, "check_run")
 	cr["head_sha"], cr["conclusion"], cr["status"] = head, concl, "completed"

@@ -71,6 +71,8 @@ type Pull struct {
 	// team slugs), as review requests left them.
 	Requested, RequestedTeams []string
 	reviewCalls               int
+	// MergeCalls counts the merge calls GitHub answered, whatever the answer.
+	MergeCalls int
 }
 
 // Status is a commit status.

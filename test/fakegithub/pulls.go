@@ -77,6 +77,13 @@ func (s *Server) ClosePull(repo string, n int, merged bool) {
 	p.State, p.Merged = "closed", merged
 }
 
+// MergeCalls counts the merge calls made on PR n (refused ones too).
+func (s *Server) MergeCalls(repo string, n int) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.repos[repo].pulls[n].MergeCalls
+}
+
 func (s *Server) mergePull(w http.ResponseWriter, r *http.Request, rp *Repo) {
 	p, ok := rp.pulls[num(r, "n")]
 	if !ok {
@@ -89,6 +96,7 @@ func (s *Server) mergePull(w http.ResponseWriter, r *http.Request, rp *Repo) {
 	}
 	decode(r, &req)
 	s.refresh(rp, p)
+	p.MergeCalls++
 	switch {
 	case p.State != "open":
 		writeJSON(w, 405, map[string]string{"message": "Pull Request is not mergeable"})

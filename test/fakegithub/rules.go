@@ -36,6 +36,14 @@ func (s *Server) AddRule(repo, typ string, params map[string]any) {
 	rp.rules.rules = append(rp.rules.rules, r)
 }
 
+// ClearRules removes repo's rulesets and empties its merge queue.
+func (s *Server) ClearRules(repo string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	rp := s.repos[repo]
+	rp.rules.rules, rp.rules.queue = nil, nil
+}
+
 // AllowMergeMethods sets the repository's allow_squash_merge,
 // allow_merge_commit and allow_rebase_merge.
 func (s *Server) AllowMergeMethods(repo string, methods ...string) {

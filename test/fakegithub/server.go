@@ -136,6 +136,9 @@ func (s *Server) FaultsLeft() int {
 	return n
 }
 
+// ClearFaults drops the injected faults no request has met yet.
+func (s *Server) ClearFaults() { s.mu.Lock(); s.faults = nil; s.mu.Unlock() }
+
 // SetDown makes every request answer 502.
 func (s *Server) SetDown(down bool) { s.mu.Lock(); s.down = down; s.mu.Unlock() }
 

@@ -93,6 +93,9 @@ func try(dir string, m mutant, timeout time.Duration) result {
 		r.verdict, r.detail = invalid, "the planted tree does not build: "+firstMatch(buildError, out)
 	default:
 		r.verdict, r.detail = caught, firstMatch(failLine, out)
+		if m := seedLine.Find(out); m != nil { // the interleaving test's seed count
+			r.detail += " " + string(m)
+		}
 	}
 	return r
 }
@@ -101,6 +104,7 @@ var (
 	buildFailed = regexp.MustCompile(`(?m)\[build failed\]|\[setup failed\]|^# `)
 	buildError  = regexp.MustCompile(`(?m)^\S+\.go:\d+:\d+: .*$`)
 	failLine    = regexp.MustCompile(`(?m)^\s*--- FAIL: \S+.*$`)
+	seedLine    = regexp.MustCompile(`caught at seed \d+ \(\d+ of \d+ seeds\)`)
 )
 
 func firstMatch(re *regexp.Regexp, out []byte) string {
