@@ -22,21 +22,28 @@ import (
 // (GET commits/{ref}), as it links the App's commits to its bot.
 func TestPRFoundOnlyOnGitHubByItsHead(t *testing.T) {
 	for _, tc := range []struct {
-		name, author string
-		held         bool
-		fresh, stop  bool
+		name    string
+		authors []string // the branch's commits on the base, oldest first
+		held    bool
+		fresh   bool
+		stop    bool
 	}{
-		{name: "Warden's head: a fresh run from the base", author: fakegithub.BotLogin, fresh: true},
-		{name: "a person's head: continued", author: "bob"},
-		{name: "held: answered as held", author: "bob", held: true, stop: true},
+		{name: "Warden's commits only: a fresh run from the base", authors: []string{fakegithub.BotLogin, fakegithub.BotLogin}, fresh: true},
+		{name: "a person's head: continued", authors: []string{fakegithub.BotLogin, "bob"}},
+		{name: "Warden's head over a person's commit (after a hand-back): continued", authors: []string{fakegithub.BotLogin, "bob", fakegithub.BotLogin}},
+		{name: "held: answered as held", authors: []string{fakegithub.BotLogin, "bob"}, held: true, stop: true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			w, ctx := newPRWorld(t), context.Background()
 			w.host.Poster = &comments.Poster{Client: w.host.Client.Issues, BotLogin: fakegithub.BotLogin}
 			w.gh.AddIssue(crashRepo, 3, "Fix", "", "alice", "warden:maintenance")
-			head := commitAs(t, w.bare, "warden/3-fix", tc.author)
+			resetBranch(t, w.bare, "warden/3-fix", "main")
+			var head string
+			for _, a := range tc.authors {
+				head = commitAs(t, w.bare, "warden/3-fix", a)
+			}
 			if tc.held {
-				if _, err := w.store.HoldSince(ctx, crashRepo, w.pr, tc.author, time.Time{}); err != nil {
+				if _, err := w.store.HoldSince(ctx, crashRepo, w.pr, "bob", time.Time{}); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -76,4 +83,12 @@ func commitAs(t *testing.T, bare, branch, author string) string {
 	sha := run("commit-tree", parent+"^{tree}", "-p", parent, "-m", "by "+author)
 	run("update-ref", "refs/heads/"+branch, sha)
 	return sha
+}
+
+// resetBranch points branch of the bare repository at to.
+func resetBranch(t *testing.T, bare, branch, to string) {
+	t.Helper()
+	if out, err := exec.Command("git", "-C", bare, "update-ref", "refs/heads/"+branch, "refs/heads/"+to).CombinedOutput(); err != nil {
+		t.Fatalf("reset %s to %s: %v: %s", branch, to, err, out)
+	}
 }

@@ -46,11 +46,12 @@ func (r *Runner) OpenPR(ctx context.Context, host *pipeline.GitHubHost, p jobs.R
 		return pr, by, err
 	}
 	// Found on GitHub only: the run that opened it died before it ended
-	// (a kill in Release). While its head is Warden's own commit, nothing
-	// of a person's is on the branch, and the run starts afresh from the
-	// base as that run did; anyone else's head is continued, never
+	// (a kill in Release). While every commit on the branch is Warden's,
+	// nothing of a person's is there, and the run starts afresh from the
+	// base as that run did; a branch with anyone else's commit — even
+	// under a Warden commit, as after a hand-back — is continued, never
 	// force-pushed over.
-	if own, err := r.ownHead(ctx, host, pr); err != nil || own {
+	if own, err := r.onlyWardens(ctx, host, pr); err != nil || own {
 		return nil, "", err
 	}
 	if err := r.Store.SetIssuePR(ctx, p.Repo, p.Issue, n); err != nil {
@@ -84,15 +85,31 @@ func (r *Runner) findOpenPR(ctx context.Context, host *pipeline.GitHubHost, issu
 	return 0, fmt.Errorf("list open PRs of %s/%s for #%d: more than %d pages", host.Owner, host.Name, issue, maxPRPages)
 }
 
-// ownHead reports whether the PR's head commit is Warden's: authored by
-// its bot, as Warden commits (git or the Git Database API).
-func (r *Runner) ownHead(ctx context.Context, host *pipeline.GitHubHost, pr *github.PullRequest) (bool, error) {
-	c, _, err := host.Client.Repositories.GetCommit(ctx, host.Owner, host.Name, pr.GetHead().GetSHA(), nil)
-	if err != nil {
-		return false, fmt.Errorf("read the head of PR #%d: %w", pr.GetNumber(), err)
+// onlyWardens reports whether every commit of the PR is Warden's: authored
+// by its bot, as Warden commits (git or the Git Database API). A branch
+// longer than GitHub lists is not known to be Warden's alone.
+func (r *Runner) onlyWardens(ctx context.Context, host *pipeline.GitHubHost, pr *github.PullRequest) (bool, error) {
+	opts, seen := &github.ListOptions{PerPage: 100}, 0
+	for range maxCommitPages {
+		list, resp, err := host.Client.PullRequests.ListCommits(ctx, host.Owner, host.Name, pr.GetNumber(), opts)
+		if err != nil {
+			return false, fmt.Errorf("list the commits of PR #%d: %w", pr.GetNumber(), err)
+		}
+		for _, c := range list {
+			if c.GetAuthor().GetLogin() != host.BotLogin && c.GetCommit().GetAuthor().GetName() != host.BotLogin {
+				return false, nil
+			}
+		}
+		seen += len(list)
+		if opts.Page = resp.NextPage; opts.Page == 0 {
+			return seen > 0, nil
+		}
 	}
-	return c.GetAuthor().GetLogin() == host.BotLogin || c.GetCommit().GetAuthor().GetName() == host.BotLogin, nil
+	return false, nil
 }
+
+// maxCommitPages covers the 250 commits GitHub lists for a PR.
+const maxCommitPages = 3
 
 // maxPRPages bounds the open-PR listing (100 a page).
 const maxPRPages = 20

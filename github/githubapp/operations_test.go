@@ -46,6 +46,7 @@ var operations = []operation{
 	{"GET", "/repos/{owner}/{repo}/pulls", true, ""},
 	{"POST", "/repos/{owner}/{repo}/pulls", true, ""},
 	{"GET", "/repos/{owner}/{repo}/pulls/{pull_number}", true, ""},
+	{"GET", "/repos/{owner}/{repo}/pulls/{pull_number}/commits", true, ""}, // is every commit of a PR found only on GitHub Warden's
 	{"PUT", "/repos/{owner}/{repo}/pulls/{pull_number}/merge", true, ""},
 	{"GET", "/repos/{owner}/{repo}/pulls/{pull_number}/reviews", true, ""},
 	{"GET", "/repos/{owner}/{repo}/pulls/{pull_number}/reviews/{review_id}/comments", true, ""},
@@ -53,7 +54,6 @@ var operations = []operation{
 	{"POST", "/repos/{owner}/{repo}/pulls/{pull_number}/comments", true, ""}, // thread replies (in_reply_to)
 	{"POST", "/repos/{owner}/{repo}/pulls/{pull_number}/requested_reviewers", true, ""},
 	{"POST", "/repos/{owner}/{repo}/statuses/{sha}", true, ""},
-	{"GET", "/repos/{owner}/{repo}/commits/{ref}", true, ""}, // is the PR's head Warden's own commit
 	{"GET", "/repos/{owner}/{repo}/commits/{ref}/statuses", true, ""},
 	{"GET", "/repos/{owner}/{repo}/commits/{ref}/check-runs", true, ""},
 	{"GET", "/repos/{owner}/{repo}/commits/{ref}/check-suites", true, ""},

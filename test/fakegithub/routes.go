@@ -37,6 +37,7 @@ func (s *Server) routes() http.Handler {
 	m.HandleFunc("POST /repos/{owner}/{repo}/statuses/{sha}", s.repo(s.createStatus))
 	m.HandleFunc("GET /repos/{owner}/{repo}/commits/{ref}/status", s.repo(s.combinedStatus))
 	m.HandleFunc("GET /repos/{owner}/{repo}/commits/{ref}", s.repo(s.getCommit))
+	m.HandleFunc("GET /repos/{owner}/{repo}/pulls/{n}/commits", s.repo(s.listPullCommits))
 	m.HandleFunc("GET /repos/{owner}/{repo}/commits/{ref}/check-runs", s.repo(s.checkRuns))
 	m.HandleFunc("POST /repos/{owner}/{repo}/check-runs", s.repo(s.createCheckRun))
 	m.HandleFunc("GET /repos/{owner}/{repo}/commits/{ref}/check-suites", s.repo(s.checkSuites))
