@@ -163,8 +163,12 @@ func (c *countConn) Read(b []byte) (int, error) {
 	return n, err
 }
 
+// Write counts the bytes before they go: the server's reply (and so the
+// end of the request, when the count is read) can come before a Write
+// returns; a short write takes the unsent part back.
 func (c *countConn) Write(b []byte) (int, error) {
+	c.out.Add(int64(len(b)))
 	n, err := c.Conn.Write(b)
-	c.out.Add(int64(n))
+	c.out.Add(int64(n - len(b)))
 	return n, err
 }

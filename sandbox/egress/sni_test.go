@@ -68,16 +68,21 @@ type seenConns struct {
 	all []Conn
 }
 
-// wait returns the newest reported connection once one matches, or fails
-// the test after five seconds with what was reported.
+// wait returns the newest reported connection that matches, once one
+// does. Tunnels are reported when they end, in no set order (the honest
+// tunnel of a test may end after a later refused one), so any reported
+// connection may match, not only the last. The bound only turns a missing
+// report into a failure message.
 func (s *seenConns) wait(t *testing.T, match func(Conn) bool) Conn {
 	t.Helper()
-	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(10 * time.Millisecond) {
 		s.mu.Lock()
 		all := append([]Conn(nil), s.all...)
 		s.mu.Unlock()
-		if n := len(all); n > 0 && match(all[n-1]) {
-			return all[n-1]
+		for i := len(all) - 1; i >= 0; i-- {
+			if match(all[i]) {
+				return all[i]
+			}
 		}
 		if time.Now().After(deadline) {
 			t.Fatalf("no matching connection reported: %+v", all)
