@@ -57,12 +57,14 @@ func TestFeedbackAndCallBudget(t *testing.T) {
 	for _, n := range []int{7, 8} {
 		checkQueuedUpdate(t, task, n)
 	}
-	if len(task) > 2*14 {
+	// 15 a task: a first run also lists the open PRs (the PR is
+	// derived from GitHub when Redis has no record of it, #38).
+	if len(task) > 2*15 {
 		var lines []string
 		for _, c := range task {
 			lines = append(lines, c.Method+" "+c.Path)
 		}
-		t.Errorf("%d calls for two tasks, want at most 26:\n%s", len(task), strings.Join(lines, "\n"))
+		t.Errorf("%d calls for two tasks, want at most %d:\n%s", len(task), 2*15, strings.Join(lines, "\n"))
 	}
 }
 

@@ -62,6 +62,13 @@ func TestTrustedSetupNeverRunsModelCodeOnFollowup(t *testing.T) {
 		m["comment"].(map[string]any)["id"] = time.Now().UnixNano()
 		m["sender"].(map[string]any)["login"] = "alice"
 	})
+	// Waits for the follow-up's setup itself, not for an outcome comment on
+	// the PR: a follow-up deferred (its PR's lease held by an evaluation)
+	// answers before it runs, and runs setup when it is tried again.
+	w.Eventually(120*time.Second, func() bool {
+		b, _ := os.ReadFile(setupLog)
+		return strings.Count(string(b), "\n") >= 2
+	}, "the follow-up ran no setup")
 	w.Eventually(120*time.Second, func() bool { return trustedOutcomes(w, p) >= 1 }, "no follow-up outcome on the PR")
 	b, _ := os.ReadFile(setupLog)
 	if strings.Contains(string(b), "model") {
