@@ -8,21 +8,6 @@ import (
 	"strings"
 )
 
-// getCommit is GET /repos/{owner}/{repo}/commits/{ref}: the commit with
-// its git author and, as GitHub links an author's e-mail to an account,
-// the App's bot as `author` when the commit is one the App made (by git
-// as the bot, or through the Git Database API).
-func (s *Server) getCommit(w http.ResponseWriter, r *http.Request, rp *Repo) {
-	ref := r.PathValue("ref")
-	out, err := gitRun(rp, "", nil, "log", "-1", "--format=%H%x00%an%x00%ae%x00%s", ref, "--")
-	parts := strings.SplitN(out, "\x00", 4)
-	if err != nil || len(parts) != 4 {
-		writeJSON(w, 422, map[string]string{"message": "No commit found for SHA: " + ref})
-		return
-	}
-	writeJSON(w, 200, commitJSON(rp, parts[0], parts[1], parts[2], parts[3]))
-}
-
 // listPullCommits is GET /repos/{owner}/{repo}/pulls/{n}/commits: the
 // commits on the PR's head that its base lacks, oldest first, at most 250
 // (GitHub's limit), paged by per_page and page.
@@ -46,7 +31,10 @@ func (s *Server) listPullCommits(w http.ResponseWriter, r *http.Request, rp *Rep
 	s.writePaged(w, r, all)
 }
 
-// commitJSON is a commit as GitHub's commit endpoints answer it.
+// commitJSON is a commit as GitHub's commit endpoints answer it, with
+// the App's bot as `author` when the commit is one the App made (by git as
+// the bot, or through the Git Database API), as GitHub links an author's
+// e-mail to an account.
 func commitJSON(rp *Repo, sha, name, email, msg string) map[string]any {
 	u := fmt.Sprintf("%s/commits/%s", repoAPI(rp), sha)
 	person := map[string]any{"name": name, "email": email, "date": "2026-01-01T00:00:00Z"}

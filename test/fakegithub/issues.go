@@ -1,11 +1,8 @@
 package fakegithub
 
 import (
-	"cmp"
 	"encoding/json"
-	"fmt"
 	"net/http"
-	"net/url"
 	"slices"
 	"strconv"
 	"time"
@@ -77,26 +74,11 @@ func (s *Server) listComments(w http.ResponseWriter, r *http.Request, rp *Repo) 
 			all = append(all, c)
 		}
 	}
-	per, _ := strconv.Atoi(r.URL.Query().Get("per_page"))
-	if per <= 0 || per > 100 {
-		per = 30
-	}
-	page, _ := strconv.Atoi(r.URL.Query().Get("page"))
-	page = max(page, 1)
-	lo, hi := min((page-1)*per, len(all)), min(page*per, len(all))
-	if hi < len(all) {
-		u := *r.URL
-		q := u.Query()
-		q.Set("page", strconv.Itoa(page+1))
-		q.Set("per_page", strconv.Itoa(per))
-		u.RawQuery = q.Encode()
-		w.Header().Set("Link", fmt.Sprintf(`<%s%s>; rel="next"`, s.base(r), (&url.URL{Path: u.Path, RawQuery: u.RawQuery}).String()))
-	}
 	out := []any{}
-	for _, c := range all[lo:hi] {
+	for _, c := range all {
 		out = append(out, commentJSON(rp, c))
 	}
-	writeJSON(w, 200, out)
+	s.writePaged(w, r, out)
 }
 
 func (s *Server) author(r *http.Request) string {
@@ -240,18 +222,11 @@ func (s *Server) listIssues(w http.ResponseWriter, r *http.Request, rp *Repo) {
 	if q.Get("direction") != "asc" {
 		slices.Reverse(all)
 	}
-	per, _ := strconv.Atoi(q.Get("per_page"))
-	page, _ := strconv.Atoi(q.Get("page"))
-	per, page = cmp.Or(per, 30), max(page, 1)
-	from, to := min((page-1)*per, len(all)), min(page*per, len(all))
-	if to < len(all) {
-		next := *r.URL
-		nq := next.Query()
-		nq.Set("page", strconv.Itoa(page+1))
-		next.RawQuery = nq.Encode()
-		w.Header().Set("Link", fmt.Sprintf(`<%s%s>; rel="next"`, s.base(r), next.RequestURI()))
+	out := make([]any, len(all))
+	for i, m := range all {
+		out[i] = m
 	}
-	writeJSON(w, 200, append([]map[string]any{}, all[from:to]...))
+	s.writePaged(w, r, out)
 }
 
 // labelNames reads a labels body in either form GitHub's description

@@ -36,7 +36,6 @@ func (s *Server) routes() http.Handler {
 	m.HandleFunc("GET /repos/{owner}/{repo}/pulls/{n}/reviews", s.repo(s.listReviews))
 	m.HandleFunc("POST /repos/{owner}/{repo}/statuses/{sha}", s.repo(s.createStatus))
 	m.HandleFunc("GET /repos/{owner}/{repo}/commits/{ref}/status", s.repo(s.combinedStatus))
-	m.HandleFunc("GET /repos/{owner}/{repo}/commits/{ref}", s.repo(s.getCommit))
 	m.HandleFunc("GET /repos/{owner}/{repo}/pulls/{n}/commits", s.repo(s.listPullCommits))
 	m.HandleFunc("GET /repos/{owner}/{repo}/commits/{ref}/check-runs", s.repo(s.checkRuns))
 	m.HandleFunc("POST /repos/{owner}/{repo}/check-runs", s.repo(s.createCheckRun))
