@@ -1,14 +1,12 @@
 package environment
 
 import (
-	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"slices"
-	"sync"
 	"time"
 )
 
@@ -32,48 +30,6 @@ type Baseline struct {
 
 // Failing reports whether test id failed on the base.
 func (b Baseline) Failing(id string) bool { return slices.Contains(b.Failed, id) }
-
-// baseFuture is a baseline being run; tasks on the same base share it.
-type baseFuture struct {
-	done chan struct{}
-	res  Baseline
-	err  error
-}
-
-func (f *baseFuture) wait(ctx context.Context) (Baseline, error) {
-	select {
-	case <-f.done:
-		return f.res, f.err
-	case <-ctx.Done():
-		return Baseline{}, ctx.Err()
-	}
-}
-
-// flights are the baselines running in this process, by cache key.
-var flights = struct {
-	sync.Mutex
-	m map[string]*baseFuture
-}{m: map[string]*baseFuture{}}
-
-// join returns the running baseline of key, or a new one the caller must run.
-func join(key string) (f *baseFuture, leader bool) {
-	flights.Lock()
-	defer flights.Unlock()
-	if f, ok := flights.m[key]; ok {
-		return f, false
-	}
-	f = &baseFuture{done: make(chan struct{})}
-	flights.m[key] = f
-	return f, true
-}
-
-func (f *baseFuture) finish(key string, b Baseline, err error) {
-	f.res, f.err = b, err
-	close(f.done)
-	flights.Lock()
-	delete(flights.m, key)
-	flights.Unlock()
-}
 
 // baselineKey names a result by repository, base commit and test command.
 func baselineKey(repo, base, command string) string {

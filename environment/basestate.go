@@ -18,6 +18,7 @@ type baseState struct {
 	plan   testreport.Plan
 	future *baseFuture
 	copy   *workspace.BaseCopy
+	left   bool // the attempt left the shared baseline (close)
 }
 
 // TestPlan is how the test command runs and is read, test by test.
@@ -33,9 +34,9 @@ func (e *Env) TestPlan() testreport.Plan {
 // by its exit status alone must be judged before any model call: a red
 // base then blocks the attempt.
 func (e *Env) StartBaseline(ctx context.Context) error {
-	if e.bs != nil { // a fresh start after a corrupt worktree
-		e.CloseBaseline()
+	if prev := e.bs; prev != nil { // a fresh start after a corrupt worktree
 		e.bs = nil
+		defer prev.close() // after the new one joined: the same base keeps running
 	}
 	if e.cfg.Test == "" || e.Workspace == nil {
 		return nil
@@ -47,8 +48,7 @@ func (e *Env) StartBaseline(ctx context.Context) error {
 	key := baselineKey(e.Repo, e.wt.BaseSHA, e.cfg.Test)
 	cache := baselineCache{dir: filepath.Join(e.Workspace.Dir(), "baselines")}
 	if b, ok := cache.get(key, time.Now()); ok {
-		e.bs.future = &baseFuture{done: make(chan struct{}), res: b}
-		close(e.bs.future.done)
+		e.bs.future = cachedFuture(b)
 		e.Log.Info("baseline cached", "stage", StageBaseline, "base", b.Base, "failed", len(b.Failed))
 	} else if err := e.leadOrJoin(ctx, key, cache); err != nil {
 		e.Log.Warn("baseline not started; every failure counts as the change's", "err", err)
@@ -70,7 +70,7 @@ func (e *Env) leadOrJoin(ctx context.Context, key string, cache baselineCache) e
 	}
 	bc, err := e.wt.BaseCopy(ctx, e.cfg.Setup != "")
 	if err != nil {
-		f.finish(key, Baseline{}, err)
+		f.finish(Baseline{}, err)
 		return err
 	}
 	e.bs.copy = bc
@@ -80,15 +80,15 @@ func (e *Env) leadOrJoin(ctx context.Context, key string, cache baselineCache) e
 	plan := e.bs.plan
 	snap := &Env{Workspace: e.Workspace, Log: e.Log, Repo: e.Repo, Hooks: Hooks{Egress: e.Hooks.Egress}, Mirrors: e.Mirrors,
 		cfg: e.cfg, plan: e.plan, root: e.root, wt: e.wt}
-	go func() {
+	f.start(ctx, func(ctx context.Context) (Baseline, error) {
 		b, err := snap.runBaseline(ctx, bc, plan)
 		if err == nil {
 			if perr := cache.put(key, b); perr != nil {
 				snap.Log.Warn("baseline not cached", "err", perr)
 			}
 		}
-		f.finish(key, b, err)
-	}()
+		return b, err
+	})
 	return nil
 }
 

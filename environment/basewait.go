@@ -46,11 +46,22 @@ func (e *Env) BaseForRerun(ctx context.Context) (*workspace.BaseCopy, bool) {
 	return bs.copy, true
 }
 
-// CloseBaseline removes the base checkout once the baseline, which other
-// tasks may be waiting for, has finished.
+// CloseBaseline ends the attempt's share of the baseline (the last attempt
+// sharing it stops it) and removes the base checkout once the baseline,
+// which other attempts may be waiting for, has finished.
 func (e *Env) CloseBaseline() {
-	bs := e.bs
-	if bs == nil || bs.copy == nil {
+	if e.bs != nil {
+		e.bs.close()
+	}
+}
+
+func (bs *baseState) close() {
+	if bs.left || bs.future == nil {
+		return
+	}
+	bs.left = true
+	bs.future.leave()
+	if bs.copy == nil {
 		return
 	}
 	go func() {
