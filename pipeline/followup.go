@@ -44,6 +44,9 @@ func (a *attempt) followupPlan(ctx context.Context) error {
 			Msg: fmt.Sprintf("PR #%d reached its follow-up limit (followups.max = %d): a maintainer needs to take it from here", f.PR, limit)}
 	}
 	if f.Conflict {
+		if err := a.somethingToMerge(ctx); err != nil {
+			return err
+		}
 		if err := a.mergeBase(ctx); err != nil {
 			return err
 		}
@@ -91,6 +94,31 @@ func (a *attempt) followupEdit(ctx context.Context) error {
 	}
 	return nil
 }
+
+// somethingToMerge ends a follow-up that only answers a conflict when the
+// branch already holds the base's head (GitHub's answer was stale, or the
+// base went back): it would push nothing, and that head's conflict would
+// count as answered with no word on the PR, which then sat unmerged. The
+// outcome on the PR says so instead.
+func (a *attempt) somethingToMerge(ctx context.Context) error {
+	f := a.t.Followup
+	if strings.TrimSpace(f.Feedback) != "" {
+		return nil // the feedback makes a change either way
+	}
+	behind, err := a.wt.Query(ctx, "rev-list", "--count", "HEAD.."+a.wt.BaseTip)
+	if err != nil {
+		return fmt.Errorf("compare PR #%d with its base: %w", f.PR, err)
+	}
+	if strings.TrimSpace(behind) != "0" {
+		return nil
+	}
+	return &outcome.Error{Class: outcome.Deterministic, Stage: StagePlan, Msg: fmt.Sprintf(
+		"GitHub reports PR #%d conflicting with its base, but its head %s already holds the base's head %s: there is nothing to merge. "+
+			"Warden leaves the PR unmerged while GitHub shows a conflict; if it still does, resolve it on the branch.",
+		f.PR, shortHead(f.HeadSHA), shortHead(a.wt.BaseTip))}
+}
+
+func shortHead(sha string) string { return sha[:min(len(sha), 7)] }
 
 // mergeBase brings the default branch into the PR's branch. Hunks git
 // cannot merge become feedback: the branch's side is checked out and the

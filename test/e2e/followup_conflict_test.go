@@ -78,3 +78,26 @@ func TestConflictTheModelResolves(t *testing.T) {
 		t.Fatalf("conflict prompt(s): %d", len(fu))
 	}
 }
+
+// GitHub reports a conflict, but the branch already holds the base's head
+// (GitHub's answer was stale, or the base went back): the follow-up has
+// nothing to merge. Before, its commit failed with git's "nothing to
+// commit", taken for a transient error: three attempts, then "a temporary
+// failure kept recurring" on the PR. Now one attempt ends with an outcome
+// that says why, and the same head is not tried again.
+func TestConflictWithNothingToMergeSaysSo(t *testing.T) {
+	w := withOpenPR(t, 88, "maintenance")
+	w.Model.Script(followupScript)
+	p := w.Pull()
+	w.conflicted(p)
+	w.Eventually(90*time.Second, func() bool { return len(w.outcomesOn(p)) == 1 }, "no outcome on the PR")
+	out := w.outcomesOn(p)[0]
+	if !strings.Contains(out, "nothing to merge") || !strings.Contains(out, p.HeadSHA[:7]) {
+		t.Fatalf("the outcome does not say the branch already holds the base:\n%s", out)
+	}
+	w.CheckRun(p, "success") // GitHub still says unmergeable: no second try on the same head
+	time.Sleep(3 * time.Second)
+	if got := w.Pull(); got.HeadSHA != p.HeadSHA || got.Merged || len(w.outcomesOn(p)) != 1 || len(w.followups()) != 0 {
+		t.Fatalf("PR %+v after a second look; %d outcomes, %d model edits", got, len(w.outcomesOn(p)), len(w.followups()))
+	}
+}
