@@ -76,6 +76,19 @@ func (j *Journal) Confirm(ctx context.Context, key string) error {
 	return nil
 }
 
+// Drop forgets an intent GitHub's answer settled without the effect (a
+// refused merge, a PR closed before it): nothing happened and nothing is
+// owed; the next evaluation decides again.
+func (j *Journal) Drop(ctx context.Context, key string) error {
+	pipe := j.rdb.TxPipeline()
+	pipe.ZRem(ctx, pendingKey, key)
+	pipe.Del(ctx, prefix+"intent:"+key)
+	if _, err := pipe.Exec(ctx); err != nil {
+		return fmt.Errorf("drop effect %s: %w", key, err)
+	}
+	return nil
+}
+
 // Undo forgets a confirmation GitHub no longer stands by (the queue
 // dropped the PR): the effect may be caused again.
 func (j *Journal) Undo(ctx context.Context, key string) error {

@@ -96,6 +96,31 @@ func (l *Lifecycle) confirm(ctx context.Context, key string) {
 	}
 }
 
+// drop forgets an intent GitHub's answer settled without the effect.
+func (l *Lifecycle) drop(ctx context.Context, key string) {
+	if l.Effects == nil {
+		return
+	}
+	if err := l.Effects.Drop(ctx, key); err != nil {
+		l.Log.Warn("settled effect not dropped; the sweeper re-reads it", "effect", key, "err", err)
+	}
+}
+
+// settleClosed ends the PR's intents at its head once it is closed: a
+// merge GitHub did (its answer may have been lost) is confirmed, and what
+// a closed PR no longer needs is dropped, so the sweeper stops re-driving.
+func (l *Lifecycle) settleClosed(ctx context.Context, x *pr) {
+	sha := x.GetHead().GetSHA()
+	if x.GetMerged() {
+		l.confirm(ctx, effectKey(x, "merge", sha))
+	} else {
+		l.drop(ctx, effectKey(x, "merge", sha))
+	}
+	for _, k := range []string{effectKey(x, "enqueue", sha), effectKey(x, "queue-off", ""), effectKey(x, "automerge-off", "")} {
+		l.drop(ctx, k)
+	}
+}
+
 // SweepEffects re-evaluates every PR with an effect unconfirmed for quiet
 // or longer (a worker killed between the intent and the answer, an answer
 // Warden could not read): the evaluation re-reads GitHub and acts again.

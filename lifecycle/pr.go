@@ -129,6 +129,7 @@ func (l *Lifecycle) setStatus(ctx context.Context, c *github.Client, x *pr, stat
 // closed settles the issue of a closed PR: merged is completed (GitHub closes
 // the issue through "Fixes #n"); closed without merge needs a human.
 func (l *Lifecycle) closed(ctx context.Context, c *github.Client, x *pr, log *slog.Logger) error {
+	l.settleClosed(ctx, x)
 	h, err := l.issueHost(ctx, c, x)
 	if err != nil {
 		return err

@@ -22,14 +22,20 @@ const maxRetries = 5
 // otherwise GitHub's words on the issue until an event changes something.
 func (l *Lifecycle) merge(ctx context.Context, c *github.Client, x *pr, rules branchrules.Rules, configured string, log *slog.Logger) error {
 	for method := rules.Method(configured); method != ""; method = rules.Method(configured) {
-		_, _, err := effects.GitHub{C: c}.Merge(ctx, x.owner, x.name, x.GetNumber(), method, x.GetHead().GetSHA())
-		if err == nil {
+		intent, err := l.intend(ctx, x, "merge", x.GetHead().GetSHA())
+		if err != nil {
+			return err
+		}
+		res, _, err := effects.GitHub{C: c}.Merge(ctx, x.owner, x.name, x.GetNumber(), method, x.GetHead().GetSHA())
+		if err == nil && res.GetMerged() {
+			l.confirm(ctx, intent)
 			return l.merged(ctx, c, x, method, log)
 		}
 		ref, ok := branchrules.ParseRefusal(err)
-		if !ok {
-			return fmt.Errorf("merge %s/%s#%d: %w", x.owner, x.name, x.GetNumber(), err)
+		if !ok { // no answer, or one that does not say merged: re-read, never taken as done
+			return fmt.Errorf("merge %s/%s#%d: %w", x.owner, x.name, x.GetNumber(), errUnconfirmed(err))
 		}
+		l.drop(ctx, intent) // GitHub said no: nothing happened
 		log.Info("GitHub refused the merge", "status", ref.Status, "message", ref.Message, "method", method)
 		switch ref.Kind {
 		case branchrules.MethodRefused:
