@@ -16,6 +16,9 @@ var calls = []string{
 	"EnqueuePullRequestInput{", "DequeuePullRequestInput{",
 	"EnablePullRequestAutoMergeInput{", "DisablePullRequestAutoMergeInput{",
 	"PullRequests.Merge(", "PullRequests.RequestReviewers(",
+	// A thread reply: POST pulls/{n}/comments with in_reply_to (reply.go),
+	// however its body is built, or go-github's calls for it.
+	`"in_reply_to"`, "CreateCommentInReplyTo(", "PullRequests.CreateComment(",
 }
 
 // Production code outside effects/ does not call those mutations itself
