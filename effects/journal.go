@@ -38,8 +38,10 @@ type Intent struct {
 	// changed files"), for the status comment.
 	Source string `json:"source,omitempty"`
 	// Reply is the answer a "reply" intent posts (reply.go).
-	Reply *Reply    `json:"reply,omitempty"`
-	At    time.Time `json:"at"`
+	Reply *Reply `json:"reply,omitempty"`
+	// Push is the commit a "push" intent puts on a branch (push.go).
+	Push *Push     `json:"push,omitempty"`
+	At   time.Time `json:"at"`
 }
 
 const (

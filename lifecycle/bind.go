@@ -141,6 +141,10 @@ func (l *Lifecycle) redrive(ctx context.Context, it effects.Intent) error {
 	case effects.KindReply:
 		// The thread is read again first: a reply whose answer was lost is not posted twice.
 		return effects.RedriveReply(ctx, l.Effects, effects.GitHub{C: l.App.Client(it.Installation)}, it)
+	case effects.KindPush:
+		// Confirmed when the branch is at the commit; otherwise dropped, as
+		// the run or follow-up that pushed is retried by its own queue.
+		return effects.RedrivePush(ctx, l.Effects, effects.GitHub{C: l.App.Client(it.Installation)}, it, l.Log)
 	}
 	return l.Queue.EnqueuePR(ctx, jobs.PRPayload{Repo: it.Repo, Installation: it.Installation, PR: it.PR, Action: "checks"})
 }
