@@ -145,6 +145,8 @@ func (l *Lifecycle) redrive(ctx context.Context, it effects.Intent) error {
 		// Confirmed when the branch is at the commit; otherwise dropped, as
 		// the run or follow-up that pushed is retried by its own queue.
 		return effects.RedrivePush(ctx, l.Effects, effects.GitHub{C: l.App.Client(it.Installation)}, it, l.Log)
+	case effects.KindHandBack:
+		return l.redriveHandBack(ctx, it) // handback.go
 	}
 	return l.Queue.EnqueuePR(ctx, jobs.PRPayload{Repo: it.Repo, Installation: it.Installation, PR: it.PR, Action: "checks"})
 }
