@@ -11,9 +11,10 @@ import "fmt"
 const KindHandBack = "handback"
 
 // HandBackKey is the idempotency key of PR n's hand-back: one owed at a
-// time per PR, as the hold is one.
+// time per PR, as the hold is one. Its form is the lifecycle's for an
+// effect without a head ("kind:repo#n:").
 func HandBackKey(repo string, n int) string {
-	return fmt.Sprintf("%s:%s#%d", KindHandBack, repo, n)
+	return fmt.Sprintf("%s:%s#%d:", KindHandBack, repo, n)
 }
 
 // HandBackIntent is the intent to hand PR n of repo back to Warden.
