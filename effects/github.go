@@ -1,12 +1,15 @@
-// Package effects is the one place Warden's GitHub side effects on a pull
-// request's way to merging go through: the merge call, the merge queue
-// (enqueue, dequeue), native auto-merge (on, off) and the review request
-// (reviewers.go). Each answer is read
-// strictly: only an answer that shows the effect confirms it; anything
-// else (an error, an answer without the entry) leaves it unconfirmed, and
-// the caller asks again later instead of marking it done. The journal
-// (journal.go) records each intent before the call, so a worker killed
-// between the two leaves an intent a sweeper re-drives.
+// Package effects is the one place Warden's GitHub side effects that
+// matter go through: the merge call, the merge queue (enqueue, dequeue),
+// native auto-merge (on, off), the review request (reviewers.go), thread
+// replies (reply.go), pushes by git or through the Git Database API
+// (push.go) and a released hold's hand-back (handback.go). Each answer is
+// read strictly: only an answer that shows the effect confirms it;
+// anything else (an error, an answer without the entry) leaves it
+// unconfirmed, and the caller asks again later instead of marking it done.
+// The journal (journal.go) records each intent before the call, so a
+// worker killed between the two leaves an intent a sweeper (lifecycle's
+// SweepEffects) re-drives, re-reading GitHub first where the effect may
+// have happened (a reply in its thread, a branch at the pushed commit).
 //
 // A source check (lint_test.go) fails when code outside this package calls
 // these mutations directly.

@@ -36,8 +36,12 @@ type Intent struct {
 	Teams []string `json:"teams,omitempty"`
 	// Source says whom Users and Teams stand for ("code owners of the
 	// changed files"), for the status comment.
-	Source string    `json:"source,omitempty"`
-	At     time.Time `json:"at"`
+	Source string `json:"source,omitempty"`
+	// Reply is the answer a "reply" intent posts (reply.go).
+	Reply *Reply `json:"reply,omitempty"`
+	// Push is the commit a "push" intent puts on a branch (push.go).
+	Push *Push     `json:"push,omitempty"`
+	At   time.Time `json:"at"`
 }
 
 const (
@@ -110,14 +114,15 @@ func (j *Journal) Done(ctx context.Context, key string) (bool, error) {
 // Sweep re-drives every intent unconfirmed for longer than quiet (a
 // worker killed mid-effect, an answer Warden could not read): redrive
 // queues what re-reads GitHub and acts again. A re-driven intent waits
-// another quiet period before the next re-drive; it leaves the journal
-// only when confirmed.
+// another quiet period before the next re-drive, failed or not (one intent
+// GitHub keeps refusing must not stop the others); it leaves the journal
+// only when confirmed or dropped. The re-drives' errors are returned joined.
 func (j *Journal) Sweep(ctx context.Context, now time.Time, quiet time.Duration, redrive func(context.Context, Intent) error) (int, error) {
 	keys, err := j.rdb.ZRangeByScore(ctx, pendingKey, &redis.ZRangeBy{Min: "-inf", Max: strconv.FormatInt(now.Add(-quiet).Unix(), 10)}).Result()
 	if err != nil {
 		return 0, fmt.Errorf("list pending effects: %w", err)
 	}
-	n := 0
+	n, errs := 0, []error(nil)
 	for _, k := range keys {
 		b, err := j.rdb.Get(ctx, prefix+"intent:"+k).Bytes()
 		if errors.Is(err, redis.Nil) { // expired: nothing left to re-drive
@@ -132,10 +137,11 @@ func (j *Journal) Sweep(ctx context.Context, now time.Time, quiet time.Duration,
 			return n, fmt.Errorf("decode intent %s: %w", k, err)
 		}
 		if err := redrive(ctx, it); err != nil {
-			return n, fmt.Errorf("re-drive %s: %w", k, err)
+			errs = append(errs, fmt.Errorf("re-drive %s: %w", k, err))
+		} else {
+			n++
 		}
 		j.rdb.ZAddXX(ctx, pendingKey, redis.Z{Score: float64(now.Unix()), Member: k})
-		n++
 	}
-	return n, nil
+	return n, errors.Join(errs...)
 }

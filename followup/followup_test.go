@@ -109,7 +109,7 @@ func TestStoreDrainsOnceAndDropsLateCopies(t *testing.T) {
 	if by, _ := s.Held(ctx, repo, 5); by != "alice" {
 		t.Fatalf("held by %q", by)
 	}
-	_, _ = s.ReleaseIfBefore(ctx, repo, 5, time.Time{})
+	_, _ = s.ReleaseIfBefore(ctx, repo, 1, 5, time.Time{})
 	if by, _ := s.Held(ctx, repo, 5); by != "" {
 		t.Fatal("hold not released")
 	}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/redis/go-redis/v9"
+	"github.com/warden-bot/warden/effects"
 )
 
 // A hold remembers the latest push it stands for (GitHub's time of it), so
@@ -49,13 +50,27 @@ func (s *Store) HoldSince(ctx context.Context, repo string, pr int, by string, a
 
 // ReleaseIfBefore lifts the hold for a `/warden retry` written at asOf,
 // unless someone pushed after that (false: the hold stays). A release owes
-// the hand-back's queued work until HandedBack.
-func (s *Store) ReleaseIfBefore(ctx context.Context, repo string, pr int, asOf time.Time) (bool, error) {
+// the hand-back's queued work until HandedBack. The hand-back's intent is
+// begun in the effects journal before the release, so the debt never
+// exists without it: if the delivery that released dies before queueing
+// the work, the effects sweep queues it (GitHub does not redeliver a
+// failed webhook by itself). Not released: the intent is dropped.
+func (s *Store) ReleaseIfBefore(ctx context.Context, repo string, installation int64, pr int, asOf time.Time) (bool, error) {
+	it := effects.HandBackIntent(repo, installation, pr)
+	if err := s.effects.Begin(ctx, it); err != nil {
+		return false, fmt.Errorf("release hold of %s#%d: %w", repo, pr, err)
+	}
 	n, err := releaseScript.Run(ctx, s.rdb, []string{key(repo, pr, "hold"), key(repo, pr, "hold-at"), key(repo, pr, "handback")}, unix(asOf)).Int()
 	if err != nil {
 		return false, fmt.Errorf("release hold of %s#%d: %w", repo, pr, err)
 	}
-	return n == 1, nil
+	if n == 1 {
+		return true, nil
+	}
+	if owed, err := s.HandBackOwed(ctx, repo, pr); err == nil && !owed { // an earlier release's debt keeps its intent
+		_ = s.effects.Drop(ctx, it.Key) // left behind, the sweep drops it: hold in place, nothing owed
+	}
+	return false, nil
 }
 
 // HandBackOwed reports a released hold whose hand-back (the reply, the
@@ -68,12 +83,28 @@ func (s *Store) HandBackOwed(ctx context.Context, repo string, pr int) (bool, er
 	return n > 0, nil
 }
 
-// HandedBack records that the hand-back's work is queued.
+// HandedBack records that the hand-back's work is queued: the debt is
+// cleared, then its intent confirmed (in that order: the intent outlives
+// the debt, never the reverse).
 func (s *Store) HandedBack(ctx context.Context, repo string, pr int) error {
 	if err := s.rdb.Del(ctx, key(repo, pr, "handback")).Err(); err != nil {
 		return fmt.Errorf("clear hand-back of %s#%d: %w", repo, pr, err)
 	}
-	return nil
+	return s.effects.Confirm(ctx, effects.HandBackKey(repo, pr))
+}
+
+// SettleHandBack ends a hand-back intent the sweep found with nothing
+// owed: a hold still in place means the release never happened (dropped);
+// otherwise the debt was settled before its confirmation was written.
+func (s *Store) SettleHandBack(ctx context.Context, repo string, pr int) error {
+	by, err := s.Held(ctx, repo, pr)
+	if err != nil {
+		return err
+	}
+	if by != "" {
+		return s.effects.Drop(ctx, effects.HandBackKey(repo, pr))
+	}
+	return s.effects.Confirm(ctx, effects.HandBackKey(repo, pr))
 }
 
 func unix(t time.Time) int64 {

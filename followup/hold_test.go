@@ -19,13 +19,13 @@ func TestRetryReleasesOnlyPushesBeforeIt(t *testing.T) {
 	if fresh, _ := s.HoldSince(ctx, repo, 9, "bob", t0.Add(time.Minute)); fresh {
 		t.Fatal("a second push's hold said fresh: the notice would be posted twice")
 	}
-	if ok, _ := s.ReleaseIfBefore(ctx, repo, 9, t0.Add(30*time.Second)); ok {
+	if ok, _ := s.ReleaseIfBefore(ctx, repo, 1, 9, t0.Add(30*time.Second)); ok {
 		t.Fatal("a retry written between two pushes released the hold of the second")
 	}
 	if by, _ := s.Held(ctx, repo, 9); by != "bob" {
 		t.Fatalf("held by %q after a stale retry, want bob", by)
 	}
-	if ok, _ := s.ReleaseIfBefore(ctx, repo, 9, t0.Add(2*time.Minute)); !ok {
+	if ok, _ := s.ReleaseIfBefore(ctx, repo, 1, 9, t0.Add(2*time.Minute)); !ok {
 		t.Fatal("a retry written after the last push did not release the hold")
 	}
 	if by, _ := s.Held(ctx, repo, 9); by != "" {
@@ -33,7 +33,7 @@ func TestRetryReleasesOnlyPushesBeforeIt(t *testing.T) {
 	}
 	// A new hold starts from its own push, not the released one's time.
 	_, _ = s.HoldSince(ctx, repo, 9, "carol", t0.Add(3*time.Minute))
-	if ok, _ := s.ReleaseIfBefore(ctx, repo, 9, t0.Add(4*time.Minute)); !ok {
+	if ok, _ := s.ReleaseIfBefore(ctx, repo, 1, 9, t0.Add(4*time.Minute)); !ok {
 		t.Fatal("a retry after the new push did not release it")
 	}
 }
@@ -48,7 +48,7 @@ func TestReleaseOwesTheHandBack(t *testing.T) {
 	if owed, _ := s.HandBackOwed(ctx, repo, 9); owed {
 		t.Fatal("a hand-back owed before any retry")
 	}
-	if ok, _ := s.ReleaseIfBefore(ctx, repo, 9, t0.Add(time.Minute)); !ok {
+	if ok, _ := s.ReleaseIfBefore(ctx, repo, 1, 9, t0.Add(time.Minute)); !ok {
 		t.Fatal("not released")
 	}
 	if owed, _ := s.HandBackOwed(ctx, repo, 9); !owed {

@@ -6,7 +6,7 @@ import (
 	"log/slog"
 	"slices"
 
-	"github.com/google/go-github/v60/github"
+	"github.com/warden-bot/warden/effects"
 	"github.com/warden-bot/warden/jobs"
 	"github.com/warden-bot/warden/outcome"
 	"github.com/warden-bot/warden/pipeline"
@@ -41,35 +41,14 @@ func (r *Runner) recoverPushed(ctx context.Context, host *pipeline.GitHubHost, p
 	if err := fh.OutcomeOnce(ctx, rec, noteMark(tk.Count)); err != nil {
 		return transient(fmt.Sprintf("outcome of recovered follow-up on #%d: %v", p.PR, err))
 	}
-	done, err := replied(ctx, host, p.PR, ReplyText(tk.Pushed))
+	// The sweep's re-read of a thread (effects.RedriveReply), for all of them at once.
+	done, err := effects.GitHub{C: host.Client}.Replies(ctx, host.Owner, host.Name, p.PR, host.BotLogin, ReplyText(tk.Pushed))
 	if err != nil {
 		return transient(err.Error())
 	}
 	r.reply(ctx, host.Client, host, p, tk.Items, tk.Pushed, done, log)
 	r.next(ctx, p, log)
 	return quiet("follow-up recovered after its push: replies posted")
-}
-
-// replied are the review comments of the PR Warden answered with text.
-func replied(ctx context.Context, host *pipeline.GitHubHost, pr int, text string) (map[int64]bool, error) {
-	done := map[int64]bool{}
-	opts := &github.PullRequestListCommentsOptions{ListOptions: github.ListOptions{PerPage: 100}}
-	for range 50 {
-		cs, resp, err := host.Client.PullRequests.ListComments(ctx, host.Owner, host.Name, pr, opts)
-		if err != nil {
-			return nil, fmt.Errorf("list review comments of #%d: %w", pr, err)
-		}
-		for _, c := range cs {
-			if c.GetUser().GetLogin() == host.BotLogin && c.GetInReplyTo() != 0 && c.GetBody() == text {
-				done[c.GetInReplyTo()] = true
-			}
-		}
-		if resp == nil || resp.NextPage == 0 {
-			break
-		}
-		opts.Page = resp.NextPage
-	}
-	return done, nil
 }
 
 func short(sha string) string { return sha[:min(7, len(sha))] }

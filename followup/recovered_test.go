@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/google/go-github/v60/github"
+	"github.com/warden-bot/warden/effects"
 	"github.com/warden-bot/warden/pipeline"
 	"github.com/warden-bot/warden/test/fakegithub"
 )
@@ -88,7 +89,7 @@ func TestRecoveryNeverAnswersTwice(t *testing.T) {
 	if err := w.host.Poster.Reply(ctx, "Codertocat", "Hello-World", w.pr, "**Warden completed this issue**\n\n"+note(1, nil)); err != nil {
 		t.Fatal(err)
 	}
-	if err := replyInThread(ctx, w.host.Client, "Codertocat", "Hello-World", w.pr, Item{Kind: KindInline, ID: id, Path: "fix.txt"}, pushedSHA, ReplyText(pushedSHA)); err != nil {
+	if err := effects.AnswerThread(ctx, nil, effects.GitHub{C: w.host.Client}, replyIntent(w.host, w.payload(), Item{Kind: KindInline, ID: id, Path: "fix.txt"}, pushedSHA)); err != nil {
 		t.Fatal(err)
 	}
 	w.recover(t)

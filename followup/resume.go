@@ -156,7 +156,7 @@ func (r *Runner) handBack(ctx context.Context, p jobs.RunPayload, pr int, by str
 	if p.Reason != jobs.ReasonRetry || p.RetryAt.IsZero() {
 		return false
 	}
-	released, err := r.Store.ReleaseIfBefore(ctx, p.Repo, pr, p.RetryAt)
+	released, err := r.Store.ReleaseIfBefore(ctx, p.Repo, p.Installation, pr, p.RetryAt)
 	if err != nil || !released {
 		r.Log.Info("issue retry does not hand the branch back", "repo", p.Repo, "issue", p.Issue, "pr", pr, "held_by", by, "err", err)
 		return false

@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/warden-bot/warden/effects"
 	"sort"
 	"time"
 
@@ -50,10 +51,15 @@ func (i Item) Key() string {
 }
 
 // Store keeps pending feedback, follow-up counts and human-push holds per PR.
-type Store struct{ rdb redis.UniversalClient }
+type Store struct {
+	rdb redis.UniversalClient
+	// effects journals the hand-back a release owes (hold.go), in the
+	// same Redis as the hold.
+	effects *effects.Journal
+}
 
 // NewStore wraps a Redis client.
-func NewStore(rdb redis.UniversalClient) *Store { return &Store{rdb: rdb} }
+func NewStore(rdb redis.UniversalClient) *Store { return &Store{rdb: rdb, effects: effects.New(rdb)} }
 
 // keep is how long answered keys and counts are remembered.
 const keep = 30 * 24 * time.Hour

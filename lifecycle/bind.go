@@ -128,14 +128,27 @@ func (l *Lifecycle) SweepEffects(ctx context.Context, now time.Time, quiet time.
 	if l.Effects == nil || l.Queue == nil {
 		return 0, nil
 	}
-	return l.Effects.Sweep(ctx, now, quiet, func(ctx context.Context, it effects.Intent) error {
-		if it.Kind == effects.KindReviewers {
-			// The intent names whom to ask: no CODEOWNERS to read again.
-			_, _, err := effects.RequestReview(ctx, l.Effects, effects.GitHub{C: l.App.Client(it.Installation)}, it)
-			return err
-		}
-		return l.Queue.EnqueuePR(ctx, jobs.PRPayload{Repo: it.Repo, Installation: it.Installation, PR: it.PR, Action: "checks"})
-	})
+	return l.Effects.Sweep(ctx, now, quiet, l.redrive)
+}
+
+// redrive re-drives one unconfirmed intent by its kind.
+func (l *Lifecycle) redrive(ctx context.Context, it effects.Intent) error {
+	switch it.Kind {
+	case effects.KindReviewers:
+		// The intent names whom to ask: no CODEOWNERS to read again.
+		_, _, err := effects.RequestReview(ctx, l.Effects, effects.GitHub{C: l.App.Client(it.Installation)}, it)
+		return err
+	case effects.KindReply:
+		// The thread is read again first: a reply whose answer was lost is not posted twice.
+		return effects.RedriveReply(ctx, l.Effects, effects.GitHub{C: l.App.Client(it.Installation)}, it)
+	case effects.KindPush:
+		// Confirmed when the branch is at the commit; otherwise dropped, as
+		// the run or follow-up that pushed is retried by its own queue.
+		return effects.RedrivePush(ctx, l.Effects, effects.GitHub{C: l.App.Client(it.Installation)}, it, l.Log)
+	case effects.KindHandBack:
+		return l.redriveHandBack(ctx, it) // handback.go
+	}
+	return l.Queue.EnqueuePR(ctx, jobs.PRPayload{Repo: it.Repo, Installation: it.Installation, PR: it.PR, Action: "checks"})
 }
 
 // SweepEvery runs SweepEffects every period until ctx ends.

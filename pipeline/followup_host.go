@@ -72,7 +72,7 @@ func (h *FollowupHost) push(ctx context.Context, wt *workspace.Worktree, token, 
 		}
 		defer release()
 	}
-	pushed, err := h.publish(ctx, wt, token, h.Expect, sha)
+	pushed, err := h.publish(ctx, wt, token, h.Expect, sha, h.PR)
 	if err != nil {
 		return fmt.Errorf("push follow-up to %s (expected head %s): %w", wt.Branch, h.Expect, err)
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 
+	"github.com/warden-bot/warden/effects"
 	"github.com/warden-bot/warden/environment/workspace"
 	"github.com/warden-bot/warden/github/gitdb"
 )
@@ -15,14 +16,14 @@ import (
 // verified signature (GH006/GH013): then the same tree goes through the Git
 // Database API (gitdb), which GitHub signs, and the answer is GitHub's
 // commit. expect "" forces the branch (a first attempt, from the base);
-// otherwise only a branch still at expect moves (a lease).
-func (h *GitHubHost) publish(ctx context.Context, wt *workspace.Worktree, token, expect, local string) (string, error) {
+// otherwise only a branch still at expect moves (a lease); pr is the PR
+// the branch heads (0 when none is known yet). Both go through
+// the effects journal (one intent per branch and local commit): a push
+// killed or failed mid-way is settled by the sweep reading the branch.
+func (h *GitHubHost) publish(ctx context.Context, wt *workspace.Worktree, token, expect, local string, pr int) (string, error) {
+	it := effects.PushIntent(h.repo(), h.Installation, pr, effects.Push{Branch: wt.Branch, Local: local, Expect: expect})
 	if !h.Signed.Signed(h.repo()) {
-		push := func() error { return wt.Push(ctx, h.CloneURL, token) }
-		if expect != "" {
-			push = func() error { return wt.PushOnto(ctx, h.CloneURL, token, expect) }
-		}
-		err := push()
+		err := effects.GitPush(ctx, h.Effects, it, wt, h.CloneURL, token)
 		if err == nil {
 			return local, nil
 		}
@@ -32,16 +33,17 @@ func (h *GitHubHost) publish(ctx context.Context, wt *workspace.Worktree, token,
 		h.Signed.Mark(h.repo())
 		h.logger().Info("push refused for want of signed commits; committing through the API", "repo", h.repo(), "issue", h.Number, "branch", wt.Branch)
 	}
-	return h.apiCommit(ctx, wt, expect)
+	return h.apiCommit(ctx, wt, it)
 }
 
 // apiCommit recreates the local commit through the Git Database API.
-func (h *GitHubHost) apiCommit(ctx context.Context, wt *workspace.Worktree, expect string) (string, error) {
+func (h *GitHubHost) apiCommit(ctx context.Context, wt *workspace.Worktree, it effects.Intent) (string, error) {
 	local, err := wt.LocalCommit(ctx)
 	if err != nil {
 		return "", fmt.Errorf("describe the commit on %s: %w", wt.Branch, err)
 	}
-	res, err := gitdb.Create(ctx, h.Client.Git, wt, local, gitdb.Target{Owner: h.Owner, Repo: h.Name, Ref: "refs/heads/" + wt.Branch, Expect: expect})
+	to := gitdb.Target{Owner: h.Owner, Repo: h.Name, Ref: "refs/heads/" + wt.Branch, Expect: it.Push.Expect}
+	res, err := effects.APICommit(ctx, h.Effects, it, h.Client.Git, wt, local, to)
 	if err != nil {
 		return "", fmt.Errorf("commit %s through the Git Database API (%d calls): %w", wt.Branch, res.Calls, err)
 	}

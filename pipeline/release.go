@@ -29,7 +29,7 @@ func (h *GitHubHost) Release(ctx context.Context, wt *workspace.Worktree, in Rel
 	if err != nil {
 		return ReleaseResult{}, err
 	}
-	if sha, err = h.publish(ctx, wt, token, h.Expect, sha); err != nil {
+	if sha, err = h.publish(ctx, wt, token, h.Expect, sha, 0); err != nil {
 		return ReleaseResult{}, err
 	}
 	pr, err := h.openPR(ctx, wt.Branch, in)

@@ -16,7 +16,7 @@ type feedbackStore interface {
 	Add(ctx context.Context, repo string, pr int, it followup.Item) (bool, error)
 	HoldSince(ctx context.Context, repo string, pr int, by string, at time.Time) (bool, error)
 	Held(ctx context.Context, repo string, pr int) (string, error)
-	ReleaseIfBefore(ctx context.Context, repo string, pr int, asOf time.Time) (bool, error)
+	ReleaseIfBefore(ctx context.Context, repo string, installation int64, pr int, asOf time.Time) (bool, error)
 	HandBackOwed(ctx context.Context, repo string, pr int) (bool, error)
 	HandedBack(ctx context.Context, repo string, pr int) error
 	Pending(ctx context.Context, repo string, pr int) (int64, error)
@@ -207,7 +207,7 @@ func (r *Router) resumeBranch(ctx context.Context, pr ownPR, sender, delivery st
 		}
 		return ignored("the branch is not held"), nil
 	}
-	released, err := r.Followups.ReleaseIfBefore(ctx, pr.repo, pr.number, written)
+	released, err := r.Followups.ReleaseIfBefore(ctx, pr.repo, pr.inst, pr.number, written)
 	if err != nil {
 		return Decision{}, unavailable("release hold", err)
 	}

@@ -42,7 +42,7 @@ func (m *memFeedback) HoldSince(_ context.Context, _ string, pr int, by string, 
 func (m *memFeedback) Held(_ context.Context, _ string, pr int) (string, error) {
 	return m.holds[pr], nil
 }
-func (m *memFeedback) ReleaseIfBefore(_ context.Context, _ string, pr int, _ time.Time) (bool, error) {
+func (m *memFeedback) ReleaseIfBefore(_ context.Context, _ string, _ int64, pr int, _ time.Time) (bool, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	delete(m.holds, pr)

@@ -19,6 +19,7 @@ func (s *Server) gitDBRoutes(m *http.ServeMux) {
 	m.HandleFunc("POST /repos/{owner}/{repo}/git/blobs", s.repo(s.createBlob))
 	m.HandleFunc("POST /repos/{owner}/{repo}/git/trees", s.repo(s.createTree))
 	m.HandleFunc("POST /repos/{owner}/{repo}/git/commits", s.repo(s.createCommit))
+	m.HandleFunc("GET /repos/{owner}/{repo}/git/commits/{sha}", s.repo(s.getCommit))
 	m.HandleFunc("GET /repos/{owner}/{repo}/git/ref/{ref...}", s.repo(s.getRef))
 	m.HandleFunc("POST /repos/{owner}/{repo}/git/refs", s.repo(s.createRef))
 	m.HandleFunc("PATCH /repos/{owner}/{repo}/git/refs/{ref...}", s.repo(s.updateRef))

@@ -21,6 +21,36 @@ func (s *Server) getRef(w http.ResponseWriter, r *http.Request, rp *Repo) {
 	writeJSON(w, 200, s.refJSON(r, rp, ref, sha))
 }
 
+// getCommit answers a commit's tree and parents, as git has them (the
+// effects journal's re-read of an API-made commit).
+func (s *Server) getCommit(w http.ResponseWriter, r *http.Request, rp *Repo) {
+	sha := r.PathValue("sha")
+	if t, _ := gitRun(rp, "", nil, "cat-file", "-t", sha); t != "commit" {
+		notFound(w)
+		return
+	}
+	out, err := gitRun(rp, "", nil, "show", "-s", "--format=%T%n%P%n%B", sha)
+	if err != nil {
+		http.Error(w, err.Error(), 500)
+		return
+	}
+	lines := strings.SplitN(out, "\n", 3)
+	api := s.base(r) + "/repos/" + rp.Owner + "/" + rp.Name + "/git"
+	parents := []any{}
+	for _, p := range strings.Fields(lines[1]) {
+		parents = append(parents, map[string]any{"sha": p, "url": api + "/commits/" + p})
+	}
+	msg := ""
+	if len(lines) > 2 {
+		msg = lines[2]
+	}
+	writeJSON(w, 200, map[string]any{"sha": sha, "node_id": "C_" + sha[:12], "url": api + "/commits/" + sha,
+		"html_url": "https://github.test/" + rp.Owner + "/" + rp.Name + "/commit/" + sha, "message": msg,
+		"tree": map[string]any{"sha": lines[0], "url": api + "/trees/" + lines[0]}, "parents": parents,
+		"author": map[string]any{}, "committer": map[string]any{},
+		"verification": map[string]any{"verified": rp.apiCommits[sha], "reason": map[bool]string{true: "valid", false: "unsigned"}[rp.apiCommits[sha]], "signature": nil, "payload": nil, "verified_at": nil}})
+}
+
 func (s *Server) createRef(w http.ResponseWriter, r *http.Request, rp *Repo) {
 	var in struct{ Ref, SHA string }
 	if !decode(r, &in) || !strings.HasPrefix(in.Ref, "refs/") || strings.Count(in.Ref, "/") < 2 {

@@ -1,0 +1,124 @@
+package effects
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/google/go-github/v60/github"
+)
+
+// KindReply is the journal kind of Warden's answer in a review thread.
+const KindReply = "reply"
+
+// Reply is an answer in the thread of review comment InReplyTo. GitHub
+// wants the commit and path of the comment answered alongside in_reply_to.
+type Reply struct {
+	InReplyTo int64  `json:"in_reply_to"`
+	CommitID  string `json:"commit_id"`
+	Path      string `json:"path"`
+	Body      string `json:"body"`
+	// By is Warden's login: the re-read looks for a reply by it.
+	By string `json:"by"`
+}
+
+// ReplyKey is the idempotency key of the answer to comment id on PR n: a
+// comment is answered once, whichever try or sweep gets there.
+func ReplyKey(repo string, n int, id int64) string {
+	return fmt.Sprintf("%s:%s#%d:%d", KindReply, repo, n, id)
+}
+
+// ReplyIntent is the intent to post r on PR n of repo.
+func ReplyIntent(repo string, installation int64, n int, r Reply) Intent {
+	return Intent{Key: ReplyKey(repo, n, r.InReplyTo), Kind: KindReply, Repo: repo,
+		Installation: installation, PR: n, SHA: r.CommitID, Reply: &r}
+}
+
+// AnswerThread posts it's reply through the journal (nil: none): nothing is
+// posted when the answer was confirmed already, the intent is recorded
+// before the POST and confirmed only when GitHub's answer shows the created
+// reply. An error or an answer without it leaves the intent for the sweep,
+// which re-reads the thread before posting again (RedriveReply).
+func AnswerThread(ctx context.Context, j *Journal, g GitHub, it Intent) error {
+	if j != nil {
+		if done, err := j.Done(ctx, it.Key); err != nil || done {
+			return err
+		}
+		if err := j.Begin(ctx, it); err != nil {
+			return err
+		}
+	}
+	owner, name, _ := strings.Cut(it.Repo, "/")
+	got, err := g.postReply(ctx, owner, name, it.PR, *it.Reply)
+	if err != nil {
+		return err
+	}
+	if got.GetID() == 0 || got.GetInReplyTo() != it.Reply.InReplyTo {
+		return fmt.Errorf("reply to review comment %d on %s#%d: GitHub's answer does not show it (id %d, in reply to %d)",
+			it.Reply.InReplyTo, it.Repo, it.PR, got.GetID(), got.GetInReplyTo())
+	}
+	if j == nil {
+		return nil
+	}
+	return j.Confirm(ctx, it.Key)
+}
+
+// RedriveReply finishes an unconfirmed reply: the POST may have reached
+// GitHub with its answer lost, so the thread is read first, and a reply
+// found there is confirmed instead of posted a second time.
+func RedriveReply(ctx context.Context, j *Journal, g GitHub, it Intent) error {
+	if it.Reply == nil {
+		return j.Drop(ctx, it.Key) // written by no version of Warden: nothing to post
+	}
+	owner, name, _ := strings.Cut(it.Repo, "/")
+	got, err := g.Replies(ctx, owner, name, it.PR, it.Reply.By, it.Reply.Body)
+	if err != nil {
+		return err
+	}
+	if got[it.Reply.InReplyTo] {
+		return j.Confirm(ctx, it.Key)
+	}
+	return AnswerThread(ctx, j, g, it)
+}
+
+// postReply answers through the review-comments endpoint, POST
+// /repos/{owner}/{repo}/pulls/{n}/comments with in_reply_to: the dedicated
+// …/comments/{id}/replies is not available to GitHub Apps
+// (enabledForGitHubApps: false).
+func (g GitHub) postReply(ctx context.Context, owner, name string, n int, r Reply) (*github.PullRequestComment, error) {
+	u := fmt.Sprintf("repos/%s/%s/pulls/%d/comments", owner, name, n)
+	req, err := g.C.NewRequest(http.MethodPost, u, map[string]any{"body": r.Body, "in_reply_to": r.InReplyTo, "commit_id": r.CommitID, "path": r.Path})
+	if err != nil {
+		return nil, fmt.Errorf("reply request: %w", err)
+	}
+	var got github.PullRequestComment
+	if _, err := g.C.Do(ctx, req, &got); err != nil {
+		return nil, fmt.Errorf("reply to review comment %d on %s/%s#%d: %w", r.InReplyTo, owner, name, n, err)
+	}
+	return &got, nil
+}
+
+// Replies are the review comments of PR n that by answered with body, by
+// the comment they answer: the one re-read of a thread, for the sweep and
+// for a follow-up recovered after a kill.
+func (g GitHub) Replies(ctx context.Context, owner, name string, n int, by, body string) (map[int64]bool, error) {
+	done := map[int64]bool{}
+	opts := &github.PullRequestListCommentsOptions{ListOptions: github.ListOptions{PerPage: 100}}
+	for range 50 {
+		cs, resp, err := g.C.PullRequests.ListComments(ctx, owner, name, n, opts)
+		if err != nil {
+			return nil, fmt.Errorf("list review comments of %s/%s#%d: %w", owner, name, n, err)
+		}
+		for _, c := range cs {
+			if c.GetUser().GetLogin() == by && c.GetInReplyTo() != 0 && c.GetBody() == body {
+				done[c.GetInReplyTo()] = true
+			}
+		}
+		if resp == nil || resp.NextPage == 0 {
+			break
+		}
+		opts.Page = resp.NextPage
+	}
+	return done, nil
+}

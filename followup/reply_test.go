@@ -1,0 +1,83 @@
+package followup
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/warden-bot/warden/effects"
+)
+
+// journaled gives w's host the effects journal, on the store's Redis.
+func journaled(w *prWorld) *effects.Journal {
+	j := effects.New(w.store.rdb)
+	w.host.Effects = j
+	return j
+}
+
+// sweep runs the effects sweeper an hour on (past any quiet period), with
+// the re-drive lifecycle's sweeper runs for a reply, and reports whether
+// the reply to comment id is confirmed afterwards.
+func (w *prWorld) sweep(t *testing.T, j *effects.Journal, id int64) bool {
+	t.Helper()
+	ctx := context.Background()
+	g := effects.GitHub{C: w.host.Client}
+	if _, err := j.Sweep(ctx, time.Now().Add(time.Hour), 10*time.Minute, func(ctx context.Context, it effects.Intent) error {
+		if it.Kind != effects.KindReply {
+			return fmt.Errorf("unexpected intent %s", it.Key)
+		}
+		return effects.RedriveReply(ctx, j, g, it)
+	}); err != nil {
+		t.Fatalf("sweep: %v", err)
+	}
+	done, err := j.Done(ctx, effects.ReplyKey(crashRepo, w.pr, id))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return done
+}
+
+func (w *prWorld) commentsPath() string {
+	return fmt.Sprintf("/repos/Codertocat/Hello-World/pulls/%d/comments$", w.pr)
+}
+
+// A reply whose POST fails (502) is not lost with the follow-up's end: the
+// intent stays owed, and the sweep posts it, once.
+func TestFailedReplyIsPostedBySweepOnce(t *testing.T) {
+	w := newPRWorld(t)
+	j := journaled(w)
+	id := killedAfterPush(t, w)
+	w.gh.FailNext("POST", w.commentsPath(), 1, 502, []byte(`{"message":"Server Error"}`), nil)
+	w.recover(t)
+	if n := w.repliesTo(id); n != 0 {
+		t.Fatalf("thread answered %d times through a 502", n)
+	}
+	if !w.sweep(t, j, id) {
+		t.Fatal("the owed reply is not confirmed after the sweep")
+	}
+	w.sweep(t, j, id)
+	if n := w.repliesTo(id); n != 1 {
+		t.Fatalf("thread answered %d times after two sweeps, want 1", n)
+	}
+}
+
+// A reply GitHub created but whose answer Warden cannot read (no comment
+// in it) stays unconfirmed; the sweep finds it in the thread and confirms
+// it rather than answering a second time.
+func TestLostReplyAnswerIsConfirmedByReRead(t *testing.T) {
+	w, ctx := newPRWorld(t), context.Background()
+	j := journaled(w)
+	id := killedAfterPush(t, w)
+	w.gh.ApplyThenFail("POST", w.commentsPath(), 1, 201, []byte(`{}`), nil)
+	w.recover(t)
+	if done, _ := j.Done(ctx, effects.ReplyKey(crashRepo, w.pr, id)); done {
+		t.Fatal("an answer without the created comment confirmed the reply")
+	}
+	if !w.sweep(t, j, id) {
+		t.Fatal("the posted reply is not confirmed by the re-read")
+	}
+	if n := w.repliesTo(id); n != 1 {
+		t.Fatalf("thread answered %d times, want 1", n)
+	}
+}
