@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/google/go-github/v60/github"
@@ -29,10 +31,33 @@ func ReplyKey(repo string, n int, id int64) string {
 	return fmt.Sprintf("%s:%s#%d:%d", KindReply, repo, n, id)
 }
 
-// ReplyIntent is the intent to post r on PR n of repo.
+// ReplyIntent is the intent to post r on PR n of repo. The body carries a
+// hidden mark naming the comment answered: GitHub files a reply under its
+// thread's first comment (in_reply_to_id names that one, not a reply it
+// answers), so only the mark tells which comment of a thread Warden
+// answered.
 func ReplyIntent(repo string, installation int64, n int, r Reply) Intent {
+	r.Body += "\n\n" + replyMark(r.InReplyTo)
 	return Intent{Key: ReplyKey(repo, n, r.InReplyTo), Kind: KindReply, Repo: repo,
 		Installation: installation, PR: n, SHA: r.CommitID, Reply: &r}
+}
+
+func replyMark(id int64) string { return fmt.Sprintf("<!-- warden:reply %d -->", id) }
+
+var replyMarkRE = regexp.MustCompile(`<!-- warden:reply (\d+) -->`)
+
+// answered is the comment a reply of Warden's answers: the one its mark
+// names, or, for a reply without one (older versions), the one GitHub
+// files it under when its text is legacy.
+func answered(c *github.PullRequestComment, legacy string) int64 {
+	if m := replyMarkRE.FindStringSubmatch(c.GetBody()); m != nil {
+		id, _ := strconv.ParseInt(m[1], 10, 64)
+		return id
+	}
+	if c.GetBody() == legacy {
+		return c.GetInReplyTo()
+	}
+	return 0
 }
 
 // AnswerThread posts it's reply through the journal (nil: none): nothing is
@@ -54,7 +79,7 @@ func AnswerThread(ctx context.Context, j *Journal, g GitHub, it Intent) error {
 	if err != nil {
 		return err
 	}
-	if got.GetID() == 0 || got.GetInReplyTo() != it.Reply.InReplyTo {
+	if got.GetID() == 0 || got.GetInReplyTo() == 0 || answered(got, "") != it.Reply.InReplyTo {
 		return fmt.Errorf("reply to review comment %d on %s#%d: GitHub's answer does not show it (id %d, in reply to %d)",
 			it.Reply.InReplyTo, it.Repo, it.PR, got.GetID(), got.GetInReplyTo())
 	}
@@ -99,8 +124,9 @@ func (g GitHub) postReply(ctx context.Context, owner, name string, n int, r Repl
 	return &got, nil
 }
 
-// Replies are the review comments of PR n that by answered with body, by
-// the comment they answer: the one re-read of a thread, for the sweep and
+// Replies are the review comments of PR n that by answered (a reply with
+// Warden's mark, or one without it whose text is body), by the comment
+// they answer: the one re-read of a thread, for the sweep and
 // for a follow-up recovered after a kill.
 func (g GitHub) Replies(ctx context.Context, owner, name string, n int, by, body string) (map[int64]bool, error) {
 	done := map[int64]bool{}
@@ -111,8 +137,10 @@ func (g GitHub) Replies(ctx context.Context, owner, name string, n int, by, body
 			return nil, fmt.Errorf("list review comments of %s/%s#%d: %w", owner, name, n, err)
 		}
 		for _, c := range cs {
-			if c.GetUser().GetLogin() == by && c.GetInReplyTo() != 0 && c.GetBody() == body {
-				done[c.GetInReplyTo()] = true
+			if c.GetUser().GetLogin() == by && c.GetInReplyTo() != 0 {
+				if id := answered(c, body); id != 0 {
+					done[id] = true
+				}
 			}
 		}
 		if resp == nil || resp.NextPage == 0 {

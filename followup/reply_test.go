@@ -81,3 +81,29 @@ func TestLostReplyAnswerIsConfirmedByReRead(t *testing.T) {
 		t.Fatalf("thread answered %d times, want 1", n)
 	}
 }
+
+// A person's reply inside a thread is answered once: GitHub files Warden's
+// answer under the thread's first comment (in_reply_to_id names that one),
+// so only Warden's mark says which comment it answered. Matching on
+// in_reply_to_id alone never confirmed it, and every sweep posted again.
+func TestReplyToAReplyInAThreadIsConfirmedOnce(t *testing.T) {
+	w, ctx := newPRWorld(t), context.Background()
+	j := journaled(w)
+	root := w.gh.AddReviewComment(crashRepo, w.pr, 0, "bob", "fix.txt", 1, "@@", "why this?")
+	id := w.gh.AddReviewReply(crashRepo, w.pr, root, "alice", "spell it out")
+	it := replyIntent(w.host, w.payload(), Item{Kind: KindInline, ID: id, Path: "fix.txt"}, pushedSHA)
+	if err := effects.AnswerThread(ctx, j, effects.GitHub{C: w.host.Client}, it); err != nil {
+		t.Fatalf("GitHub's answer to a reply in a thread was not read as the reply: %v", err)
+	}
+	w.sweep(t, j, id)
+	w.sweep(t, j, id)
+	n := 0
+	for _, c := range w.gh.ReviewComments(crashRepo, w.pr) {
+		if c.Author == w.host.BotLogin {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Fatalf("Warden answered the thread %d times, want 1", n)
+	}
+}

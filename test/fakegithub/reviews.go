@@ -46,6 +46,25 @@ func (s *Server) AddReviewComment(repo string, pr int, reviewID int64, author, p
 	return c.ID
 }
 
+// AddReviewReply records a person's reply in the thread of comment to
+// (filed under the thread's first comment, as GitHub does) and returns its id.
+func (s *Server) AddReviewReply(repo string, pr int, to int64, author, body string) int64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, c := range s.repos[repo].reviewComments {
+		if c.ID == to && c.PR == pr {
+			root := to
+			if c.InReplyTo != 0 {
+				root = c.InReplyTo
+			}
+			rc := &ReviewComment{ID: s.id(), ReviewID: s.id(), InReplyTo: root, PR: pr, Line: c.Line, Path: c.Path, DiffHunk: c.DiffHunk, Body: body, Author: author, Created: time.Now()}
+			s.repos[repo].reviewComments = append(s.repos[repo].reviewComments, rc)
+			return rc.ID
+		}
+	}
+	return 0
+}
+
 // ReviewComments returns copies of a PR's review comments and replies.
 func (s *Server) ReviewComments(repo string, pr int) []ReviewComment {
 	s.mu.Lock()
@@ -106,11 +125,17 @@ func (s *Server) listPullComments(w http.ResponseWriter, r *http.Request, rp *Re
 	writeJSON(w, 200, out)
 }
 
-// reply adds a reply by the App in the thread of comment to.
+// reply adds a reply by the App in the thread of comment to. As GitHub
+// does, a reply to a reply is filed under the thread's first comment: its
+// in_reply_to_id names that one.
 func (s *Server) reply(w http.ResponseWriter, rp *Repo, pr int, to int64, body string) {
 	for _, c := range rp.reviewComments {
 		if c.ID == to && c.PR == pr {
-			rc := &ReviewComment{ID: s.id(), ReviewID: s.id(), InReplyTo: to, PR: pr, Path: c.Path, Line: c.Line,
+			root := to
+			if c.InReplyTo != 0 {
+				root = c.InReplyTo
+			}
+			rc := &ReviewComment{ID: s.id(), ReviewID: s.id(), InReplyTo: root, PR: pr, Path: c.Path, Line: c.Line,
 				DiffHunk: c.DiffHunk, Body: body, Author: BotLogin, Created: time.Now()}
 			rp.reviewComments = append(rp.reviewComments, rc)
 			writeJSON(w, 201, reviewCommentJSON(rc))
