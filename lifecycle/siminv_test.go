@@ -78,7 +78,7 @@ func (s *sim) sits(ctx context.Context) error {
 	if !s.merged && held == "" && s.checks[head] == "failure" && s.looked[head] && !s.reported(head) {
 		return s.fail("a red head %s, evaluated while free, was never reported on the issue (no fix queued, no escalation)", head[:7])
 	}
-	if s.merged || held != "" || busy || s.checks[head] != "success" || s.dropped[head] || s.gh.Queued(repo, s.pr) {
+	if s.merged || held != "" || busy || s.checks[head] != "success" || s.dropped[head] || s.gh.Queued(repo, s.pr) || s.pull().AutoMerge {
 		return nil
 	}
 	if s.looked[head] && !s.queueMode { // evaluated while free: GitHub's no is said on the issue

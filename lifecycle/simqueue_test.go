@@ -42,6 +42,7 @@ func (s *sim) rules() {
 	if s.queueMode = s.rng.Intn(3) == 0; s.queueMode {
 		s.gh.AddRule(repo, "merge_queue", queueRule)
 	}
+	s.bindRules() // auto-merge, the PR lease (simbind_test.go)
 }
 
 // faults arms what GitHub may do to the next evaluation.
@@ -63,13 +64,15 @@ func (s *sim) faults(i int) {
 			s.note("%d  feedback during the evaluation", i)
 			s.inline(ctx, 0)
 		}
+	default:
+		s.bindFaults(i, r)
 	}
 }
 
-// queueStep is the merge queue acting on the PR: it merges a green head
-// when Warden has nothing left to say about it, else removes it.
+// queueStep is the merge queue (or auto-merge) acting on the PR: it merges
+// a green head when Warden has nothing left to say about it, else removes it.
 func (s *sim) queueStep(ctx context.Context, i int) {
-	if !s.gh.Queued(repo, s.pr) {
+	if s.autoMergeStep(ctx, i) || !s.gh.Queued(repo, s.pr) {
 		return
 	}
 	head := s.head()
