@@ -76,7 +76,7 @@ func (s *sim) bindFaults(i, r int) {
 		path := fmt.Sprintf("/repos/%s/issues/%d$", repo, s.issue)
 		s.gh.FailNext("GET", path, 4, http.StatusForbidden, harness.Fixture(s.t, "github-api/rate-limit-secondary.403.json"), map[string]string{"Retry-After": "0"})
 		s.note("%d  GitHub rate-limits the issue's read", i)
-	case r < 15 && s.queueMode && !s.x.autoMode:
+	case r < 15 && s.queueMode && !s.x.autoMode && i >= 0:
 		s.gh.BlankEnqueues(repo, 1)
 		s.note("%d  the merge queue answers the next enqueue without an entry", i)
 	case r < 18 && !s.queueMode && s.checks[head] == "success":
