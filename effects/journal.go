@@ -98,6 +98,18 @@ func (j *Journal) Undo(ctx context.Context, key string) error {
 	return nil
 }
 
+// Drop forgets an intent GitHub made moot (an enqueue of a head the PR no
+// longer has): neither done nor pending, so nothing re-drives it.
+func (j *Journal) Drop(ctx context.Context, key string) error {
+	pipe := j.rdb.TxPipeline()
+	pipe.ZRem(ctx, pendingKey, key)
+	pipe.Del(ctx, prefix+"intent:"+key)
+	if _, err := pipe.Exec(ctx); err != nil {
+		return fmt.Errorf("drop effect %s: %w", key, err)
+	}
+	return nil
+}
+
 // Done reports a confirmed effect.
 func (j *Journal) Done(ctx context.Context, key string) (bool, error) {
 	n, err := j.rdb.Exists(ctx, prefix+"done:"+key).Result()
@@ -111,7 +123,7 @@ func (j *Journal) Done(ctx context.Context, key string) (bool, error) {
 // worker killed mid-effect, an answer Warden could not read): redrive
 // queues what re-reads GitHub and acts again. A re-driven intent waits
 // another quiet period before the next re-drive; it leaves the journal
-// only when confirmed.
+// only when confirmed, or dropped as moot (Drop).
 func (j *Journal) Sweep(ctx context.Context, now time.Time, quiet time.Duration, redrive func(context.Context, Intent) error) (int, error) {
 	keys, err := j.rdb.ZRangeByScore(ctx, pendingKey, &redis.ZRangeBy{Min: "-inf", Max: strconv.FormatInt(now.Add(-quiet).Unix(), 10)}).Result()
 	if err != nil {

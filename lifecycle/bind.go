@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"strings"
 	"time"
 
 	"github.com/google/go-github/v60/github"
@@ -134,8 +135,30 @@ func (l *Lifecycle) SweepEffects(ctx context.Context, now time.Time, quiet time.
 			_, _, err := effects.RequestReview(ctx, l.Effects, effects.GitHub{C: l.App.Client(it.Installation)}, it)
 			return err
 		}
+		if moot, err := l.moot(ctx, it); err != nil || moot {
+			return err
+		}
 		return l.Queue.EnqueuePR(ctx, jobs.PRPayload{Repo: it.Repo, Installation: it.Installation, PR: it.PR, Action: "checks"})
 	})
+}
+
+// moot drops an unconfirmed enqueue of a head the PR no longer has (or of
+// a PR no longer open), re-read from GitHub: no evaluation can confirm it,
+// since each enqueues the PR's current head, so it would be re-driven for
+// as long as the journal keeps intents.
+func (l *Lifecycle) moot(ctx context.Context, it effects.Intent) (bool, error) {
+	owner, name, ok := strings.Cut(it.Repo, "/")
+	if it.Kind != "enqueue" || it.SHA == "" || !ok {
+		return false, nil
+	}
+	p, _, err := l.App.Client(it.Installation).PullRequests.Get(ctx, owner, name, it.PR)
+	if err != nil {
+		return false, fmt.Errorf("read PR %s#%d for effect %s: %w", it.Repo, it.PR, it.Key, err)
+	}
+	if p.GetState() == "open" && p.GetHead().GetSHA() == it.SHA {
+		return false, nil
+	}
+	return true, l.Effects.Drop(ctx, it.Key)
 }
 
 // SweepEvery runs SweepEffects every period until ctx ends.
