@@ -142,20 +142,22 @@ func (l *Lifecycle) SweepEffects(ctx context.Context, now time.Time, quiet time.
 	})
 }
 
-// moot drops an unconfirmed enqueue of a head the PR no longer has (or of
-// a PR no longer open), re-read from GitHub: no evaluation can confirm it,
-// since each enqueues the PR's current head, so it would be re-driven for
-// as long as the journal keeps intents.
+// moot drops an unconfirmed effect GitHub made moot, re-read from it: any
+// binding or take-back of a PR no longer open (a closed PR is neither
+// queued nor auto-merged), and an enqueue of a head the PR no longer has.
+// No evaluation could confirm those (a closed PR is not evaluated, each
+// enqueues the current head): the sweeper would re-drive them for as long
+// as the journal keeps intents.
 func (l *Lifecycle) moot(ctx context.Context, it effects.Intent) (bool, error) {
 	owner, name, ok := strings.Cut(it.Repo, "/")
-	if it.Kind != "enqueue" || it.SHA == "" || !ok {
+	if !ok || it.Kind != "enqueue" && it.Kind != "queue-off" && it.Kind != "automerge-off" {
 		return false, nil
 	}
 	p, _, err := l.App.Client(it.Installation).PullRequests.Get(ctx, owner, name, it.PR)
 	if err != nil {
 		return false, fmt.Errorf("read PR %s#%d for effect %s: %w", it.Repo, it.PR, it.Key, err)
 	}
-	if p.GetState() == "open" && p.GetHead().GetSHA() == it.SHA {
+	if p.GetState() == "open" && (it.Kind != "enqueue" || p.GetHead().GetSHA() == it.SHA) {
 		return false, nil
 	}
 	return true, l.Effects.Drop(ctx, it.Key)
