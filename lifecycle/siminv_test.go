@@ -70,7 +70,8 @@ func (s *sim) mergeCalls() error {
 }
 
 // sits reports a PR the world left green, unheld and idle yet unmerged:
-// nothing Warden still has queued will merge it.
+// nothing Warden still has queued will merge it (a PR in the merge queue or
+// with auto-merge on is GitHub's to merge).
 func (s *sim) sits(ctx context.Context) error {
 	held, _ := s.store.Held(ctx, repo, s.pr)
 	busy, _ := s.store.Busy(ctx, repo, s.pr)
