@@ -98,18 +98,6 @@ func (j *Journal) Undo(ctx context.Context, key string) error {
 	return nil
 }
 
-// Drop forgets an intent GitHub made moot (an enqueue of a head the PR no
-// longer has): neither done nor pending, so nothing re-drives it.
-func (j *Journal) Drop(ctx context.Context, key string) error {
-	pipe := j.rdb.TxPipeline()
-	pipe.ZRem(ctx, pendingKey, key)
-	pipe.Del(ctx, prefix+"intent:"+key)
-	if _, err := pipe.Exec(ctx); err != nil {
-		return fmt.Errorf("drop effect %s: %w", key, err)
-	}
-	return nil
-}
-
 // Done reports a confirmed effect.
 func (j *Journal) Done(ctx context.Context, key string) (bool, error) {
 	n, err := j.rdb.Exists(ctx, prefix+"done:"+key).Result()
