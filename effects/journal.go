@@ -116,7 +116,7 @@ func (j *Journal) Done(ctx context.Context, key string) (bool, error) {
 // queues what re-reads GitHub and acts again. A re-driven intent waits
 // another quiet period before the next re-drive, failed or not (one intent
 // GitHub keeps refusing must not stop the others); it leaves the journal
-// only when confirmed or dropped. The re-drives' errors are returned joined.
+// only when confirmed, or dropped (Drop: refused, or moot). The re-drives' errors are returned joined.
 func (j *Journal) Sweep(ctx context.Context, now time.Time, quiet time.Duration, redrive func(context.Context, Intent) error) (int, error) {
 	keys, err := j.rdb.ZRangeByScore(ctx, pendingKey, &redis.ZRangeBy{Min: "-inf", Max: strconv.FormatInt(now.Add(-quiet).Unix(), 10)}).Result()
 	if err != nil {

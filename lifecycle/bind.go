@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"strings"
 	"time"
 
 	"github.com/google/go-github/v60/github"
@@ -148,7 +149,35 @@ func (l *Lifecycle) redrive(ctx context.Context, it effects.Intent) error {
 	case effects.KindHandBack:
 		return l.redriveHandBack(ctx, it) // handback.go
 	}
+	if moot, err := l.moot(ctx, it); err != nil || moot {
+		return err
+	}
 	return l.Queue.EnqueuePR(ctx, jobs.PRPayload{Repo: it.Repo, Installation: it.Installation, PR: it.PR, Action: "checks"})
+}
+
+// moot drops an unconfirmed effect GitHub made moot, re-read from it: any
+// binding, take-back or merge of a PR no longer open (a closed PR is
+// neither queued nor auto-merged; a merged one confirms its merge), and an
+// enqueue of a head the PR no longer has.
+// No evaluation could confirm those (a closed PR is not evaluated, each
+// enqueues the current head): the sweeper would re-drive them for as long
+// as the journal keeps intents.
+func (l *Lifecycle) moot(ctx context.Context, it effects.Intent) (bool, error) {
+	owner, name, ok := strings.Cut(it.Repo, "/")
+	if !ok || it.Kind != "enqueue" && it.Kind != "queue-off" && it.Kind != "automerge-off" && it.Kind != "merge" {
+		return false, nil
+	}
+	p, _, err := l.App.Client(it.Installation).PullRequests.Get(ctx, owner, name, it.PR)
+	if err != nil {
+		return false, fmt.Errorf("read PR %s#%d for effect %s: %w", it.Repo, it.PR, it.Key, err)
+	}
+	if p.GetState() == "open" && (it.Kind != "enqueue" || p.GetHead().GetSHA() == it.SHA) {
+		return false, nil
+	}
+	if it.Kind == "merge" && p.GetMerged() {
+		return true, l.Effects.Confirm(ctx, it.Key) // its answer was lost; GitHub shows it done
+	}
+	return true, l.Effects.Drop(ctx, it.Key)
 }
 
 // SweepEvery runs SweepEffects every period until ctx ends.

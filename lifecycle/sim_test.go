@@ -172,6 +172,7 @@ type sim struct {
 	retriedAt   time.Time // GitHub's time of the last writer's `/warden retry`
 	queueMode   bool      // the base branch's rules require the merge queue
 	app         *midEvalApp
+	x           *simExtra // auto-merge, lost leases, red reports (simbind_test.go)
 }
 
 func (s *sim) fail(format string, a ...any) error {
@@ -347,7 +348,7 @@ func (s *sim) work(ctx context.Context, i int, kills bool) error {
 		busy, _ := s.store.Busy(ctx, repo, s.pr)
 		held, _ := s.store.Held(ctx, repo, s.pr)
 		s.faults(i)
-		err := s.life.PR(ctx, p)
+		err := s.evaluate(ctx, p, busy, held) // simbind_test.go
 		s.app.hook = nil
 		after, _ := s.store.Busy(ctx, repo, s.pr)
 		s.note("%d evaluate (%s) busy=%v held=%q err=%v", i, p.Action, busy, held, err)

@@ -70,7 +70,8 @@ func (s *sim) mergeCalls() error {
 }
 
 // sits reports a PR the world left green, unheld and idle yet unmerged:
-// nothing Warden still has queued will merge it.
+// nothing Warden still has queued will merge it (a PR in the merge queue or
+// with auto-merge on is GitHub's to merge).
 func (s *sim) sits(ctx context.Context) error {
 	held, _ := s.store.Held(ctx, repo, s.pr)
 	busy, _ := s.store.Busy(ctx, repo, s.pr)
@@ -78,7 +79,7 @@ func (s *sim) sits(ctx context.Context) error {
 	if !s.merged && held == "" && s.checks[head] == "failure" && s.looked[head] && !s.reported(head) {
 		return s.fail("a red head %s, evaluated while free, was never reported on the issue (no fix queued, no escalation)", head[:7])
 	}
-	if s.merged || held != "" || busy || s.checks[head] != "success" || s.dropped[head] || s.gh.Queued(repo, s.pr) {
+	if s.merged || held != "" || busy || s.checks[head] != "success" || s.dropped[head] || s.gh.Queued(repo, s.pr) || s.pull().AutoMerge {
 		return nil
 	}
 	if s.looked[head] && !s.queueMode { // evaluated while free: GitHub's no is said on the issue

@@ -42,10 +42,14 @@ func (s *sim) rules() {
 	if s.queueMode = s.rng.Intn(3) == 0; s.queueMode {
 		s.gh.AddRule(repo, "merge_queue", queueRule)
 	}
+	s.bindRules() // auto-merge, the PR lease (simbind_test.go)
 }
 
 // faults arms what GitHub may do to the next evaluation.
 func (s *sim) faults(i int) {
+	if i < 0 {
+		s.gh.BlankEnqueues(repo, 0) // settling: the sweeper's one turn must find the queue answering
+	}
 	switch r := s.rng.Intn(20); {
 	case r < 2: // a POST is not repeated on a 5xx (the write may have happened): Warden sees it
 		path := []string{"/graphql", "/repos/" + repo + "/issues/"}[s.rng.Intn(2)]
@@ -63,13 +67,15 @@ func (s *sim) faults(i int) {
 			s.note("%d  feedback during the evaluation", i)
 			s.inline(ctx, 0)
 		}
+	default:
+		s.bindFaults(i, r)
 	}
 }
 
-// queueStep is the merge queue acting on the PR: it merges a green head
-// when Warden has nothing left to say about it, else removes it.
+// queueStep is the merge queue (or auto-merge) acting on the PR: it merges
+// a green head when Warden has nothing left to say about it, else removes it.
 func (s *sim) queueStep(ctx context.Context, i int) {
-	if !s.gh.Queued(repo, s.pr) {
+	if s.autoMergeStep(ctx, i) || !s.gh.Queued(repo, s.pr) {
 		return
 	}
 	head := s.head()

@@ -24,6 +24,7 @@ type Repo struct {
 	reactions                            []*Reaction
 	nextNumber                           int
 	rules                                rulesState
+	auto                                 autoMergeState
 	labels                               map[string]bool // every label the repository has (know)
 	apiCommits                           map[string]bool // commits made through the Git Database API → signed
 	created                              []CreatedCheckRun

@@ -87,6 +87,7 @@ func (s *Server) repoJSON(rp *Repo) map[string]any {
 	m := map[string]any{"id": rp.ID, "name": rp.Name, "full_name": rp.Owner + "/" + rp.Name, "owner": user(rp.Owner),
 		"clone_url": rp.CloneURL, "default_branch": rp.DefaultBranch, "private": false, "html_url": "https://github.test/" + rp.Owner + "/" + rp.Name}
 	rp.rules.mergeSettings(m)
+	rp.auto.settings(m)
 	return m
 }
 

@@ -36,12 +36,14 @@ func (s *Server) AddRule(repo, typ string, params map[string]any) {
 	rp.rules.rules = append(rp.rules.rules, r)
 }
 
-// ClearRules removes repo's rulesets and empties its merge queue.
+// ClearRules removes repo's rulesets, empties its merge queue and resets
+// its auto-merge switches (automerge.go).
 func (s *Server) ClearRules(repo string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	rp := s.repos[repo]
 	rp.rules.rules, rp.rules.queue = nil, nil
+	rp.auto = autoMergeState{}
 }
 
 // AllowMergeMethods sets the repository's allow_squash_merge,
@@ -205,7 +207,7 @@ func (s *Server) graphql(w http.ResponseWriter, r *http.Request) {
 		id, _ = input["id"].(string)
 	}
 	rp, p := s.pullByNodeID(id)
-	if p != nil && s.queueMutation(w, req.Query, rp, p) {
+	if p != nil && (s.queueMutation(w, req.Query, rp, p) || s.enqueueAnswer(w, req.Query, rp)) {
 		return
 	}
 	if !strings.Contains(req.Query, "enqueuePullRequest") || p == nil {
