@@ -175,7 +175,7 @@ func (s *sim) restart(ctx context.Context, i int) error {
 	s.count("redis restart")
 	s.wk.dirty = true
 	defer func() { s.wk.cut = -1 }() // a step with nothing to run leaves none armed
-	switch s.rng.Intn(4) { // the outage wraps the router's or the handler's work only
+	switch s.rng.Intn(4) {           // the outage wraps the router's or the handler's work only
 	case 0:
 		s.inline(ctx, 0)
 	case 1:

@@ -36,6 +36,7 @@ type simWork struct {
 	// issue may start (simcancel_test.go).
 	canceled bool
 	settling bool // the world goes quiet: no writer cancels mid-run
+	calm     bool // after the sweeper's last turn: no GitHub faults
 }
 
 func (s *sim) newWorker() {
@@ -81,7 +82,9 @@ func (s *sim) work(ctx context.Context, i int, kills bool) error {
 func (s *sim) evaluate(ctx context.Context, i int, ti *asynq.TaskInfo, p jobs.PRPayload) error {
 	busy, _ := s.store.Busy(ctx, repo, s.pr)
 	held, _ := s.store.Held(ctx, repo, s.pr)
-	s.faults(i)
+	if !s.wk.calm {
+		s.faults(i)
+	}
 	var err error
 	s.outage(func() { err = s.wk.mux.ProcessTask(ctx, asynq.NewTask(ti.Type, ti.Payload)) })
 	s.app.hook = nil
