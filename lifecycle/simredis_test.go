@@ -161,8 +161,19 @@ func (s *sim) outage(f func()) {
 	}
 	s.px.CutAfter(s.wk.cut)
 	s.wk.cut = -1
+	defer s.deadLease()
 	defer s.px.Up()
 	f()
+}
+
+// deadLease: a PR lease whose release the restart lost expires (its TTL
+// is 30 s) before anything needs it, as nobody alive holds it between
+// steps (a killed attempt dies outside its lease); without this, the next
+// push would wait out the TTL in real time.
+func (s *sim) deadLease() {
+	if n, _ := s.direct.Del(context.Background(), "warden:lock:"+LeaseKey(repo, s.pr)).Result(); n > 0 {
+		s.note("  the PR lease the restart left held expired")
+	}
 }
 
 // restart arms a Redis restart for one random worker step or delivery.
