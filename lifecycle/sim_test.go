@@ -297,7 +297,7 @@ func (s *sim) host() *pipeline.GitHubHost {
 
 // step runs one randomly chosen event or worker action.
 func (s *sim) step(ctx context.Context, i int) error {
-	switch r := s.rng.Intn(122); {
+	switch r := s.rng.Intn(119); {
 	case r < 22:
 		s.inline(ctx, 0)
 	case r < 30:
