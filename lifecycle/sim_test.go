@@ -391,9 +391,10 @@ func (s *sim) issueRun(ctx context.Context, i int) {
 		p.RetryAt, _ = time.Parse(time.RFC3339, s.tick())
 		s.retriedAt = p.RetryAt
 		s.note("%d /warden retry on the issue", i)
-		if seen {
-			s.handedOver, s.holdSeen = false, false
-		}
+		// Written after the person's push, it hands the branch back even
+		// when the hold is recorded only later (a redelivered push event):
+		// that hold is older than the retry, as on the PR (prRetry).
+		s.handedOver, s.holdSeen = false, false
 	}
 	stop, err := s.fu.Continue(ctx, h, &t, p)
 	if retry && seen && err == nil {
