@@ -37,18 +37,26 @@ import (
 // (POST 502s, secondary rate limits, mergeable null), feedback landing in
 // the middle of an evaluation, a merge-queue third of the seeds (merges,
 // removals), Redis forgetting the issue's PR, `/warden retry` on the issue,
-// and the effects journal with its sweeper. After every step:
+// and the effects journal with its sweeper; then every run and PR task
+// through a real jobs.Worker (its cancel flag, run lock, deferral and
+// asynq's reading of its error, simworker_test.go), a writer's
+// `/warden cancel` and `/warden retry` on the issue through the router
+// (simcancel_test.go), and Redis restarts through a TCP proxy
+// (simredis_test.go). After every step:
 //   - never merged while feedback waits or runs (also feedback that came
 //     during the evaluation), the branch is held or an issue run changes it;
 //   - no inline comment answered twice; no merge call once merged;
 //   - no push over a commit Warden did not write, nor onto a held branch;
 //   - a writer's retry after the hold's last push hands the branch back;
 //   - acknowledged feedback on an unheld branch has a follow-up queued;
+//   - after a writer's cancel took effect, and until a writer's trigger
+//     cleared it, no attempt of the issue starts and no run is deferred;
 //
 // and once the world is quiet (CI green on the last head): every comment
 // answered exactly once (unless a human holds the branch), no PR busy, the
 // issue labelled, no effect left unconfirmed after the sweeper's turn, no
-// hand-back still owed, a red head evaluated while free reported, and a
+// hand-back still owed, a canceled seed's feedback kept and answered
+// after a writer's retry, a red head evaluated while free reported, and a
 // green, unheld, idle PR merged, queued or evaluated (merge-queue seeds:
 // merged or queued). The seed that broke an invariant is printed ("caught
 // at seed N (k of M seeds)"), which test/mutants shows.
