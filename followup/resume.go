@@ -129,6 +129,14 @@ func (r *Runner) Continue(ctx context.Context, host *pipeline.GitHubHost, t *pip
 	if err := r.Store.Running(ctx, p.Repo, pr.GetNumber()); err != nil {
 		return nil, err
 	}
+	// The PR may sit in the merge queue or under auto-merge: GitHub would
+	// merge the head this run is about to change. An evaluation now finds
+	// the PR busy and takes it back (lifecycle's unbind).
+	if r.Reevaluate != nil {
+		if err := r.Reevaluate(ctx, jobs.PRPayload{Repo: p.Repo, Installation: p.Installation, PR: pr.GetNumber(), Action: "sync"}); err != nil {
+			return nil, fmt.Errorf("queue the evaluation of PR #%d before continuing it: %w", pr.GetNumber(), err)
+		}
+	}
 	t.Resume = &pipeline.Resume{PR: pr.GetNumber(), Branch: pr.GetHead().GetRef(), HeadSHA: pr.GetHead().GetSHA()}
 	host.Expect = pr.GetHead().GetSHA()
 	return nil, nil

@@ -61,9 +61,12 @@ func (q *Queue) EnqueueRun(ctx context.Context, p RunPayload, opts ...asynq.Opti
 	}
 	// Feedback, a sweep or a CI report that joins the issue's live task
 	// leaves its cancel flag: a `/warden cancel` stops that task even when
-	// a review arrives meanwhile. A maintainer's new label or retry wins.
+	// a review arrives meanwhile. A maintainer's new label or retry wins;
+	// so does a person's request (feedback) with nothing live. A machine's
+	// enqueue (no sender: an evaluation re-queueing waiting feedback, a CI
+	// fix, an unblock) never lifts a cancel: it is revoked when it starts.
 	maintainer := p.Reason == ReasonLabel || p.Reason == ReasonRetry
-	if err := q.clearFor(ctx, p, !live || maintainer); err != nil {
+	if err := q.clearFor(ctx, p, (!live && p.Sender != "") || maintainer); err != nil {
 		return 0, err
 	}
 	if alias != "" {

@@ -94,6 +94,14 @@ func (l *Lifecycle) evaluate(ctx context.Context, c *github.Client, x *pr, p job
 	if x.GetState() == "closed" {
 		return l.closed(ctx, c, x, log)
 	}
+	if p.Action == "dequeued" && !x.GetMerged() {
+		// GitHub's removal is a fact whatever Warden does next: recorded
+		// first, a hold's take-back finds nothing bound (a dequeue call
+		// would meet "not in the merge queue" and fail every retry).
+		if err := l.leftQueue(ctx, x); err != nil {
+			return err
+		}
+	}
 	stop, err := l.branchWork(ctx, c, x, log)
 	if err != nil {
 		return err

@@ -70,13 +70,11 @@ func (l *Lifecycle) enqueue(ctx context.Context, c *github.Client, x *pr, rules 
 }
 
 // dequeued reports a PR the merge queue removed without merging it like a
-// red CI run: said on the issue once per head, with a fix attempt.
+// red CI run: said on the issue once per head, with a fix attempt (evaluate
+// recorded the removal itself first: leftQueue).
 func (l *Lifecycle) dequeued(ctx context.Context, c *github.Client, x *pr, reason string, log *slog.Logger) error {
 	if x.GetState() != "open" || x.GetMerged() {
 		return nil
-	}
-	if err := l.leftQueue(ctx, x); err != nil {
-		return err
 	}
 	why := "it was removed from the merge queue"
 	if reason != "" {

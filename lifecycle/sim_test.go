@@ -2,7 +2,6 @@ package lifecycle
 
 import (
 	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"math/rand"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/google/go-github/v60/github"
 	"github.com/hibiken/asynq"
+	"github.com/redis/go-redis/v9"
 	"github.com/warden-bot/warden/comments"
 	"github.com/warden-bot/warden/effects"
 	"github.com/warden-bot/warden/followup"
@@ -37,18 +37,26 @@ import (
 // (POST 502s, secondary rate limits, mergeable null), feedback landing in
 // the middle of an evaluation, a merge-queue third of the seeds (merges,
 // removals), Redis forgetting the issue's PR, `/warden retry` on the issue,
-// and the effects journal with its sweeper. After every step:
+// and the effects journal with its sweeper; then every run and PR task
+// through a real jobs.Worker (its cancel flag, run lock, deferral and
+// asynq's reading of its error, simworker_test.go), a writer's
+// `/warden cancel` and `/warden retry` on the issue through the router
+// (simcancel_test.go), and Redis restarts through a TCP proxy
+// (simredis_test.go). After every step:
 //   - never merged while feedback waits or runs (also feedback that came
 //     during the evaluation), the branch is held or an issue run changes it;
 //   - no inline comment answered twice; no merge call once merged;
 //   - no push over a commit Warden did not write, nor onto a held branch;
 //   - a writer's retry after the hold's last push hands the branch back;
 //   - acknowledged feedback on an unheld branch has a follow-up queued;
+//   - after a writer's cancel took effect, and until a writer's trigger
+//     cleared it, no attempt of the issue starts and no run is deferred;
 //
 // and once the world is quiet (CI green on the last head): every comment
 // answered exactly once (unless a human holds the branch), no PR busy, the
 // issue labelled, no effect left unconfirmed after the sweeper's turn, no
-// hand-back still owed, a red head evaluated while free reported, and a
+// hand-back still owed, a canceled seed's feedback kept and answered
+// after a writer's retry, a red head evaluated while free reported, and a
 // green, unheld, idle PR merged, queued or evaluated (merge-queue seeds:
 // merged or queued). The seed that broke an invariant is printed ("caught
 // at seed N (k of M seeds)"), which test/mutants shows.
@@ -99,6 +107,11 @@ type simEnv struct {
 	bare   string
 	be     *jobs.Backend
 	stats  map[string]int // what the seeds exercised
+	// Warden's Redis clients reach Redis through px (restarts,
+	// simredis_test.go); the sim's own reads and requeues do not.
+	px       *redisProxy
+	direct   *redis.Client
+	requeuer *asynq.Client
 }
 
 func newSimEnv(t *testing.T) *simEnv {
@@ -113,26 +126,37 @@ func newSimEnv(t *testing.T) *simEnv {
 	if err != nil {
 		t.Fatal(err)
 	}
-	be, err := jobs.Open(fmt.Sprintf("redis://%s/%d", harness.RedisAddr(t), harness.RedisDB(t)), quiet)
+	addr, db := harness.RedisAddr(t), harness.RedisDB(t)
+	px := newRedisProxy(t, addr)
+	be, err := jobs.Open(fmt.Sprintf("redis://%s/%d", px.Addr(), db), quiet)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { be.Close() })
-	return &simEnv{t: t, gh: gh, app: app, client: app.Client(inst), bare: bare, be: be, stats: map[string]int{}}
+	direct := redis.NewClient(&redis.Options{Addr: addr, DB: db})
+	requeuer := asynq.NewClient(asynq.RedisClientOpt{Addr: addr, DB: db})
+	t.Cleanup(func() { direct.Close(); requeuer.Close() })
+	return &simEnv{t: t, gh: gh, app: app, client: app.Client(inst), bare: bare, be: be, stats: map[string]int{},
+		px: px, direct: direct, requeuer: requeuer}
 }
 
 // flakyQueue is the router's queue: the real one, failing enqueues on
 // demand (GitHub then redelivers).
 type flakyQueue struct {
 	*jobs.Queue
-	fail func() bool
+	fail  func() bool
+	after func(context.Context) // a run queued for a writer (simcancel_test.go)
 }
 
 func (f *flakyQueue) EnqueueRun(ctx context.Context, p jobs.RunPayload, o ...asynq.Option) (jobs.EnqueueResult, error) {
 	if f.fail() {
 		return 0, fmt.Errorf("injected 503")
 	}
-	return f.Queue.EnqueueRun(ctx, p, o...)
+	res, err := f.Queue.EnqueueRun(ctx, p, o...)
+	if err == nil && f.after != nil {
+		f.after(ctx)
+	}
+	return res, err
 }
 
 // sim is one seed's world.
@@ -153,7 +177,8 @@ type sim struct {
 	// handedOver: a person pushed and no writer has said `/warden retry`
 	// since; the branch is theirs, so a merge now is behind their back.
 	handedOver bool
-	killed     []jobs.RunPayload
+	killed     []*asynq.TaskInfo // run tasks of killed workers, to recover
+	wk         *simWork
 	going      *issueRun // an issue run continuing the PR, under way
 	clock      time.Time // GitHub's time of the last timed event
 	release    []chan struct{}
@@ -192,7 +217,8 @@ func (e *simEnv) run(seed int64, steps int) error {
 	s.life = &Lifecycle{App: s.app, Queue: s.q, Effects: effects.New(e.be.RDB), Links: jobs.NewLinks(e.be.RDB), Counter: jobs.NewCounter(e.be.RDB), Prefix: "warden",
 		Redactor: comments.NewRedactor(), Log: quiet, MaxCheckFixes: 2, Followups: s.store, Locks: locks}
 	s.fu = &followup.Runner{Store: s.store, Attempt: s.attempt, Next: s.q.EnqueueNext, Reevaluate: s.q.EnqueuePR, Prefix: "warden", Log: quiet, Lease: s.life.PushLease}
-	s.router = &webhooks.Router{Prefix: "warden", Queue: &flakyQueue{Queue: s.q, fail: func() bool { return s.rng.Intn(5) == 0 }}, App: e.app, Log: quiet, Followups: s.store, Perms: writers{}}
+	s.router = &webhooks.Router{Prefix: "warden", Queue: &flakyQueue{Queue: s.q, fail: func() bool { return s.rng.Intn(5) == 0 }, after: s.triggered}, App: e.app, Log: quiet, Followups: s.store, Perms: writers{}}
+	s.newWorker()
 	defer func() {
 		for _, c := range s.release {
 			close(c)
@@ -280,7 +306,7 @@ func (s *sim) host() *pipeline.GitHubHost {
 
 // step runs one randomly chosen event or worker action.
 func (s *sim) step(ctx context.Context, i int) error {
-	switch r := s.rng.Intn(110); {
+	switch r := s.rng.Intn(119); {
 	case r < 22:
 		s.inline(ctx, 0)
 	case r < 30:
@@ -293,10 +319,10 @@ func (s *sim) step(ctx context.Context, i int) error {
 		return s.work(ctx, i, true)
 	case r < 67:
 		if len(s.killed) > 0 {
-			p := s.killed[0]
+			ti := s.killed[0]
+			s.note("%d recover killed task %s", i, ti.ID)
+			s.recoverKilled(ctx, ti)
 			s.killed = s.killed[1:]
-			s.note("%d recover killed follow-up", i)
-			s.followup(ctx, p, false)
 		}
 	case r < 73:
 		if !s.merged {
@@ -312,87 +338,16 @@ func (s *sim) step(ctx context.Context, i int) error {
 		s.issueRun(ctx, i)
 	case r < 104:
 		s.forget(ctx, i)
-	default:
+	case r < 110:
 		s.queueStep(ctx, i)
+	case r < 114:
+		s.cancelCmd(ctx, i)
+	case r < 117:
+		s.issueRetryCmd(ctx, i)
+	default:
+		return s.restart(ctx, i)
 	}
 	return nil
-}
-
-// work runs one queued task as a worker would; a follow-up may be killed.
-func (s *sim) work(ctx context.Context, i int, kills bool) error {
-	var tasks []*asynq.TaskInfo
-	for _, qn := range []string{jobs.QueueDefault, jobs.QueueCritical} {
-		p, _ := s.q.Inspector().ListPendingTasks(qn)
-		sc, _ := s.q.Inspector().ListScheduledTasks(qn) // the fake clock: any delay has passed
-		tasks = append(append(tasks, p...), sc...)
-	}
-	if len(tasks) == 0 {
-		return nil
-	}
-	ti := tasks[s.rng.Intn(len(tasks))]
-	_ = s.q.Inspector().DeleteTask(ti.Queue, ti.ID)
-	switch ti.Type {
-	case jobs.TypeRun:
-		var p jobs.RunPayload
-		_ = json.Unmarshal(ti.Payload, &p)
-		if p.PR == s.pr {
-			s.note("%d follow-up task %s", i, ti.ID)
-			s.followup(ctx, p, kills)
-		}
-	case jobs.TypePR:
-		var p jobs.PRPayload
-		_ = json.Unmarshal(ti.Payload, &p)
-		if p.PR != s.pr && p.PR != 0 {
-			return nil
-		}
-		busy, _ := s.store.Busy(ctx, repo, s.pr)
-		held, _ := s.store.Held(ctx, repo, s.pr)
-		s.faults(i)
-		err := s.evaluate(ctx, p, busy, held) // simbind_test.go
-		s.app.hook = nil
-		after, _ := s.store.Busy(ctx, repo, s.pr)
-		s.note("%d evaluate (%s) busy=%v held=%q err=%v", i, p.Action, busy, held, err)
-		s.count("evaluation")
-		if err != nil {
-			s.requeue(ctx, p) // asynq retries a failed evaluation
-		} else if !busy && held == "" {
-			s.looked[s.head()] = true
-		}
-		if pl := s.pull(); pl.Merged && !s.merged {
-			s.merged = true
-			s.count("merged")
-			if busy || after || held != "" || s.handedOver || s.going != nil {
-				return s.fail("merged while feedback waited or ran (busy=%v, after the evaluation %v), the branch was held (%q), a person's push was not handed back (%v) or an issue run was changing it (%v)", busy, after, held, s.handedOver, s.going != nil)
-			}
-		}
-	}
-	return nil
-}
-
-// followup runs a follow-up task; a kill leaves its goroutine blocked for
-// good, as a dead worker: nothing after the kill point runs.
-func (s *sim) followup(ctx context.Context, p jobs.RunPayload, kills bool) {
-	done, died := make(chan struct{}), make(chan struct{})
-	never := make(chan struct{})
-	kill := func() {
-		if kills && s.rng.Intn(4) == 0 {
-			close(died)
-			<-never
-		}
-	}
-	ctx = context.WithValue(ctx, killKey{}, kill)
-	s.count("follow-up run")
-	go func() {
-		defer close(done)
-		s.fu.Run(ctx, s.host(), pipeline.Task{Repo: repo, Issue: s.issue, Mode: "maintenance"}, p)
-	}()
-	select {
-	case <-done:
-	case <-died:
-		s.note("  worker killed")
-		s.count("worker killed")
-		s.killed = append(s.killed, p)
-	}
 }
 
 type killKey struct{}
@@ -408,6 +363,9 @@ func (s *sim) attempt(ctx context.Context, h pipeline.Host, t pipeline.Task) pip
 		}
 	}
 	kill()
+	if res, ok := s.deferral(ctx); ok {
+		return res
+	}
 	release, err := fh.Lease(ctx)
 	if err != nil {
 		return pipeline.Result{Record: outcome.Record{Outcome: outcome.Retryable, FailureClass: outcome.Transient}}
@@ -431,6 +389,7 @@ func (s *sim) issueRun(ctx context.Context, i int) {
 		s.endRun(ctx, i)
 		return
 	}
+	s.writerRun(ctx)
 	t := pipeline.Task{Repo: repo, Issue: s.issue}
 	h := s.host()
 	p := s.payload()
@@ -441,9 +400,10 @@ func (s *sim) issueRun(ctx context.Context, i int) {
 		p.RetryAt, _ = time.Parse(time.RFC3339, s.tick())
 		s.retriedAt = p.RetryAt
 		s.note("%d /warden retry on the issue", i)
-		if seen {
-			s.handedOver, s.holdSeen = false, false
-		}
+		// Written after the person's push, it hands the branch back even
+		// when the hold is recorded only later (a redelivered push event):
+		// that hold is older than the retry, as on the PR (prRetry).
+		s.handedOver, s.holdSeen = false, false
 	}
 	stop, err := s.fu.Continue(ctx, h, &t, p)
 	if retry && seen && err == nil {
@@ -528,22 +488,28 @@ func (s *sim) check(ctx context.Context) error {
 // settle lets the world go quiet: killed tasks recovered, failed
 // deliveries redelivered, every queued task run; then the end invariants.
 func (s *sim) settle(ctx context.Context) error {
-	s.router.Queue = s.q
+	s.router.Queue = &flakyQueue{Queue: s.q, fail: func() bool { return false }, after: s.triggered}
+	s.wk.settling = true
 	if s.going != nil {
 		s.endRun(ctx, -1)
 	}
-	for _, p := range s.killed {
-		s.note("settle: recover killed follow-up")
-		s.followup(ctx, p, false)
+	for len(s.killed) > 0 {
+		s.note("settle: recover killed task %s", s.killed[0].ID)
+		s.recoverKilled(ctx, s.killed[0])
+		s.killed = s.killed[1:]
 	}
 	for _, d := range s.redeliver {
 		s.deliver(ctx, d)
+	}
+	if err := s.settleCancel(ctx); err != nil {
+		return err
 	}
 	if !s.merged { // CI ends green on whatever head the world left
 		s.checkDone(ctx, -1, "success")
 	}
 	for round := range 2 {
 		if round == 1 { // the sweeper's turn: every unconfirmed effect re-driven
+			s.wk.calm = true // GitHub answers everything after it: nothing new left unconfirmed
 			if _, err := s.life.SweepEffects(ctx, time.Now().Add(time.Hour), 0); err != nil {
 				return s.fail("sweep: %v", err)
 			}

@@ -91,12 +91,12 @@ func (s *sim) bindFaults(i, r int) {
 	}
 }
 
-// evaluate is one evaluation of the PR (busy and held read before it),
-// with the invariants it must keep on its own.
-func (s *sim) evaluate(ctx context.Context, p jobs.PRPayload, busy bool, held string) error {
+// watchEval runs one evaluation of the PR (busy and held read before it)
+// and checks the invariants it must keep on its own.
+func (s *sim) watchEval(ctx context.Context, p jobs.PRPayload, busy bool, held string, run func() error) error {
 	head, armed, auto := s.head(), s.app.hook != nil, s.x.autoMode && s.pull().AutoMerge
 	s.x.leaseMerges = -1
-	err := s.life.PR(ctx, p)
+	err := run()
 	hooked := armed && s.app.hook == nil
 	if n := s.gh.MergeCalls(repo, s.pr); s.x.leaseMerges >= 0 && n > s.x.leaseMerges {
 		s.broken = append(s.broken, fmt.Sprintf("%d merge calls after another evaluation merged the PR: this one lost its lease and went on", n-s.x.leaseMerges))

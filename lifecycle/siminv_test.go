@@ -130,8 +130,3 @@ func (s *sim) followupQueued(ctx context.Context, event string) {
 	}
 	s.broken = append(s.broken, fmt.Sprintf("%s acknowledged with %d feedback items waiting and no follow-up queued", event, n))
 }
-
-// requeue is asynq's retry of a task whose handler failed.
-func (s *sim) requeue(ctx context.Context, p jobs.PRPayload) {
-	_ = s.q.EnqueuePR(ctx, p)
-}

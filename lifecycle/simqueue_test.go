@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 
+	"github.com/warden-bot/warden/jobs"
 	"github.com/warden-bot/warden/test/harness"
 )
 
@@ -83,8 +84,13 @@ func (s *sim) queueStep(ctx context.Context, i int) {
 		s.drop(ctx, i, "the queue's checks failed")
 		return
 	}
-	if n, _ := s.q.Inspector().ListPendingTasks("default"); len(n) > 0 {
-		return // Warden's turn first: an evaluation is waiting
+	for _, qn := range []string{jobs.QueueDefault, jobs.QueueCritical} {
+		n, _ := s.q.Inspector().ListPendingTasks(qn)
+		for _, t := range n {
+			if t.Type == jobs.TypeRun || t.Type == jobs.TypePR {
+				return // Warden's turn first: a run or an evaluation is waiting (the queue's checks take minutes)
+			}
+		}
 	}
 	held, _ := s.store.Held(ctx, repo, s.pr)
 	busy, _ := s.store.Busy(ctx, repo, s.pr)
