@@ -63,6 +63,7 @@ var operations = []operation{
 	{"POST", "/repos/{owner}/{repo}/git/blobs", true, ""},
 	{"POST", "/repos/{owner}/{repo}/git/trees", true, ""},
 	{"POST", "/repos/{owner}/{repo}/git/commits", true, ""},
+	{"GET", "/repos/{owner}/{repo}/git/commits/{commit_sha}", true, ""}, // the effects sweep: is the branch at GitHub's commit of a pushed tree
 	{"GET", "/repos/{owner}/{repo}/git/ref/{ref}", true, ""},
 	{"POST", "/repos/{owner}/{repo}/git/refs", true, ""},
 	{"PATCH", "/repos/{owner}/{repo}/git/refs/{ref}", true, ""},
