@@ -23,7 +23,10 @@ type Runner struct {
 	Reevaluate func(ctx context.Context, p jobs.PRPayload) error
 	// Lease takes the PR's lease around the push (see lifecycle's lease):
 	// no merge evaluation runs between the push and its record; may be nil.
-	Lease  func(ctx context.Context, repo string, pr int) (release func(), err error)
+	Lease func(ctx context.Context, repo string, pr int) (release func(), err error)
+	// Bound reports that Warden left the PR to GitHub's own merging (the
+	// merge queue, auto-merge); may be nil. See takeBack.
+	Bound  func(ctx context.Context, repo string, issue, pr int) (bool, error)
 	Prefix string
 	Log    *slog.Logger
 }
@@ -76,6 +79,7 @@ func (r *Runner) Run(ctx context.Context, host *pipeline.GitHubHost, t pipeline.
 		return quiet("the branch is held after a push by someone else") // feedback stays pending
 	}
 	defer r.finish(ctx, p)
+	r.takeBack(ctx, p, log)
 	tk, err := r.Store.Take(ctx, p.Repo, p.PR)
 	if err != nil {
 		return transient(err.Error())
@@ -125,6 +129,24 @@ func (r *Runner) Run(ctx context.Context, host *pipeline.GitHubHost, t pipeline.
 	}
 	r.next(bg, p, log)
 	return res
+}
+
+// takeBack queues an evaluation when the PR sits in the merge queue or
+// under auto-merge: GitHub would merge it while this follow-up works on the
+// feedback (only its push would drop it from the queue). The evaluation
+// finds the feedback pending and takes the PR back (lifecycle's unbind).
+// Only then: an evaluation per follow-up would cost every run its calls.
+func (r *Runner) takeBack(ctx context.Context, p jobs.RunPayload, log *slog.Logger) {
+	if r.Bound == nil || r.Reevaluate == nil {
+		return
+	}
+	on, err := r.Bound(ctx, p.Repo, p.Issue, p.PR)
+	if err == nil && on {
+		err = r.Reevaluate(ctx, jobs.PRPayload{Repo: p.Repo, Installation: p.Installation, PR: p.PR, Action: "sync"})
+	}
+	if err != nil { // the next evaluation (a check event, the push) takes it back
+		log.Warn("PR left in GitHub's merging while its feedback is answered", "err", err)
+	}
 }
 
 // prLease is the host's lease around the push, or nil without one.

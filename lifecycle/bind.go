@@ -23,6 +23,19 @@ func bindKey(x *pr, what string) string {
 	return fmt.Sprintf("%s/%s#%d:bind:%d:%s", x.owner, x.name, x.issue, x.GetNumber(), what)
 }
 
+// Bound reports that Warden left PR n of repo (of issue) to GitHub's own
+// merging: queued, or auto-merge on, and not taken back since.
+func (l *Lifecycle) Bound(ctx context.Context, repo string, issue, n int) (bool, error) {
+	owner, name, _ := strings.Cut(repo, "/")
+	x := &pr{PullRequest: &github.PullRequest{Number: github.Int(n)}, owner: owner, name: name, issue: issue}
+	for _, what := range []string{"queue", "automerge"} {
+		if on, err := l.bound(ctx, x, what); err != nil || on {
+			return on, err
+		}
+	}
+	return false, nil
+}
+
 func (l *Lifecycle) bound(ctx context.Context, x *pr, what string) (bool, error) {
 	on, err := l.Counter.Get(ctx, bindKey(x, what))
 	if err != nil || on == 0 {

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-github/v60/github"
 	"github.com/redis/go-redis/v9"
 	"github.com/warden-bot/warden/effects"
 	"github.com/warden-bot/warden/jobs"
@@ -70,5 +71,24 @@ func TestLostMergeAnswerIsConfirmedByTheReRead(t *testing.T) {
 	}
 	if n, _ := j.Sweep(context.Background(), time.Now().Add(time.Hour), 0, func(context.Context, effects.Intent) error { return nil }); n != 0 {
 		t.Fatalf("%d intents still pending after the PR was read merged", n)
+	}
+}
+
+// Bound tells the follow-up runner that Warden left the PR to GitHub's
+// merging: on once a queue or auto-merge binding is confirmed, off once
+// taken back.
+func TestBoundFollowsTheConfirmedBindings(t *testing.T) {
+	l, ctx := &Lifecycle{Counter: &memCounter{}}, context.Background()
+	x := &pr{PullRequest: &github.PullRequest{Number: github.Int(3)}, owner: "acme", name: "calc", issue: 7}
+	if on, _ := l.Bound(ctx, "acme/calc", 7, 3); on {
+		t.Fatal("bound before any binding")
+	}
+	_, _ = l.Counter.Incr(ctx, bindKey(x, "automerge"))
+	if on, _ := l.Bound(ctx, "acme/calc", 7, 3); !on {
+		t.Fatal("auto-merge on does not count as bound")
+	}
+	_, _ = l.Counter.Incr(ctx, bindKey(x, "automerge-off"))
+	if on, _ := l.Bound(ctx, "acme/calc", 7, 3); on {
+		t.Fatal("still bound after auto-merge was taken back")
 	}
 }

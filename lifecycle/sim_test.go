@@ -216,7 +216,7 @@ func (e *simEnv) run(seed int64, steps int) error {
 	locks := jobs.NewLocks(e.be.RDB, jobs.RunLockTTL)
 	s.life = &Lifecycle{App: s.app, Queue: s.q, Effects: effects.New(e.be.RDB), Links: jobs.NewLinks(e.be.RDB), Counter: jobs.NewCounter(e.be.RDB), Prefix: "warden",
 		Redactor: comments.NewRedactor(), Log: quiet, MaxCheckFixes: 2, Followups: s.store, Locks: locks}
-	s.fu = &followup.Runner{Store: s.store, Attempt: s.attempt, Next: s.q.EnqueueNext, Reevaluate: s.q.EnqueuePR, Prefix: "warden", Log: quiet, Lease: s.life.PushLease}
+	s.fu = &followup.Runner{Store: s.store, Attempt: s.attempt, Next: s.q.EnqueueNext, Reevaluate: s.q.EnqueuePR, Prefix: "warden", Log: quiet, Lease: s.life.PushLease, Bound: s.life.Bound}
 	s.router = &webhooks.Router{Prefix: "warden", Queue: &flakyQueue{Queue: s.q, fail: func() bool { return s.rng.Intn(5) == 0 }, after: s.triggered}, App: e.app, Log: quiet, Followups: s.store, Perms: writers{}}
 	s.newWorker()
 	defer func() {

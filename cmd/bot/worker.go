@@ -61,6 +61,7 @@ func (a *app) startWorker(ctx context.Context) (*jobs.Server, error) {
 		Rules: &branchrules.Reader{}, Memo: memo, Effects: effects.New(a.backend.RDB)}
 	hosts.Effects = life.Effects // one journal: the lifecycle makes the review requests runs propose
 	fu.Lease = life.PushLease
+	fu.Bound = life.Bound
 	go life.SweepEvery(ctx, time.Minute, 10*time.Minute) // effects a killed worker left unconfirmed
 	w := &jobs.Worker{
 		Pipeline: &runner.Runner{Hosts: hosts, Pipeline: p, Locks: locks, Log: a.log, Followups: fu, IDs: ids},
