@@ -6,7 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/google/go-github/v60/github"
 	"github.com/warden-bot/warden/effects"
 	"github.com/warden-bot/warden/jobs"
 )
@@ -22,11 +21,7 @@ import (
 func TestSweepDropsAnEnqueueOfAnOldHead(t *testing.T) {
 	e := newSimEnv(t)
 	ctx := context.Background()
-	pr, _, err := e.client.PullRequests.Create(ctx, "Codertocat", "Hello-World", &github.NewPullRequest{
-		Title: github.String("t"), Head: github.String("main"), Base: github.String("main")})
-	if err != nil {
-		t.Fatal(err)
-	}
+	pr := e.plainPR(t)
 	j := effects.New(e.be.RDB)
 	q := jobs.NewQueue(e.be)
 	t.Cleanup(func() { q.Inspector().DeleteAllPendingTasks(jobs.QueueDefault); q.Close() })

@@ -18,11 +18,7 @@ import (
 func TestSweepMakesAnUnconfirmedReviewRequest(t *testing.T) {
 	e := newSimEnv(t)
 	ctx := context.Background()
-	pr, _, err := e.client.PullRequests.Create(ctx, "Codertocat", "Hello-World", &github.NewPullRequest{
-		Title: github.String("t"), Head: github.String("main"), Base: github.String("main")})
-	if err != nil {
-		t.Fatal(err)
-	}
+	pr := e.plainPR(t)
 	j := effects.New(e.be.RDB)
 	t0 := time.Now().Add(-time.Hour)
 	it := effects.ReviewIntent(repo, inst, pr.GetNumber(), pr.GetHead().GetSHA(), []string{"alice"}, nil)
@@ -50,11 +46,7 @@ func TestSweepMakesAnUnconfirmedReviewRequest(t *testing.T) {
 func TestProposedReviewMadeOnlyUnderAReviewRule(t *testing.T) {
 	e := newSimEnv(t)
 	ctx := context.Background()
-	got, _, err := e.client.PullRequests.Create(ctx, "Codertocat", "Hello-World", &github.NewPullRequest{
-		Title: github.String("t"), Head: github.String("main"), Base: github.String("main")})
-	if err != nil {
-		t.Fatal(err)
-	}
+	got := e.plainPR(t)
 	j := effects.New(e.be.RDB)
 	it := effects.ReviewIntent(repo, inst, got.GetNumber(), got.GetHead().GetSHA(), []string{"alice"}, nil)
 	it.Source = "code owners of the changed files"
@@ -75,4 +67,15 @@ func TestProposedReviewMadeOnlyUnderAReviewRule(t *testing.T) {
 	if users, _, calls := e.gh.ReviewRequests(repo, got.GetNumber()); !slices.Equal(users, []string{"alice"}) || calls != 1 {
 		t.Fatalf("requested %v in %d calls, want alice once", users, calls)
 	}
+}
+
+// plainPR opens a PR of main onto itself: enough for the sweeper's reads.
+func (e *simEnv) plainPR(t *testing.T) *github.PullRequest {
+	t.Helper()
+	pr, _, err := e.client.PullRequests.Create(context.Background(), "Codertocat", "Hello-World", &github.NewPullRequest{
+		Title: github.String("t"), Head: github.String("main"), Base: github.String("main")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pr
 }
