@@ -22,7 +22,6 @@ import (
 // simExtra is a seed's state for simbind_test.go and simlease_test.go.
 type simExtra struct {
 	autoMode    bool // the repository allows auto-merge; the queue refuses the PR
-	armed       bool // a mid-evaluation hook was set for this evaluation
 	leaseMerges int  // merge calls when the evaluation run inside a lost lease merged (-1: none)
 	// lastHeld, lastBusy: what the last evaluation that ended well saw
 	// before it began.
