@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/google/go-github/v60/github"
 	"github.com/warden-bot/warden/jobs"
 )
 
@@ -96,12 +97,12 @@ func (l *Lifecycle) leased(ctx context.Context, p jobs.PRPayload, n int, eval fu
 // feedback stored or a follow-up started since the evaluation began, or a
 // hold, stops the merge. One merge call per head follows from the lease:
 // the next evaluation re-reads the PR under it and finds it merged.
-func (l *Lifecycle) mergeGuard(ctx context.Context, x *pr, log *slog.Logger) (bool, error) {
+func (l *Lifecycle) mergeGuard(ctx context.Context, c *github.Client, x *pr, log *slog.Logger) (bool, error) {
 	if l.Followups == nil {
 		return true, nil
 	}
 	if l.held(ctx, x, log) {
-		return false, nil
+		return false, l.unbind(ctx, c, x, log)
 	}
 	full := x.owner + "/" + x.name
 	busy, err := l.Followups.Busy(ctx, full, x.GetNumber())
@@ -109,6 +110,9 @@ func (l *Lifecycle) mergeGuard(ctx context.Context, x *pr, log *slog.Logger) (bo
 		log.Info("feedback arrived during the evaluation; not merging", "err", err)
 		if err == nil {
 			err = l.Followups.Skipped(ctx, full, x.GetNumber())
+		}
+		if err == nil { // GitHub's own merging must not go on behind it either
+			err = l.unbind(ctx, c, x, log)
 		}
 		return false, err
 	}

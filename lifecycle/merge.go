@@ -98,7 +98,7 @@ func (l *Lifecycle) maybeMerge(ctx context.Context, c *github.Client, x *pr, log
 	if x.Mergeable == nil {
 		return l.mergeableUnknown(ctx, c, x, log) // refusal.go
 	}
-	if ok, err := l.mergeGuard(ctx, x, log); !ok || err != nil {
+	if ok, err := l.mergeGuard(ctx, c, x, log); !ok || err != nil {
 		return err // read again under the PR's lease, just before the call (lease.go)
 	}
 	if rules.MergeQueue {

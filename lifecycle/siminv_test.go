@@ -43,6 +43,9 @@ func (s *sim) sawHold(ctx context.Context) {
 // handedBack checks a writer's retry written after the hold's last push
 // (which the store showed): the branch is Warden's again.
 func (s *sim) handedBack(ctx context.Context, where string) {
+	if s.merged || s.pull().Merged {
+		return // a merged PR's branch is nobody's to hand back (soak seed 1970)
+	}
 	if by, _ := s.store.Held(ctx, repo, s.pr); by != "" {
 		s.broken = append(s.broken, fmt.Sprintf("a writer's `/warden retry` on the %s, written after %s's last push, left the branch held", where, by))
 	}

@@ -2,6 +2,7 @@ package chaos
 
 import (
 	"bytes"
+	"fmt"
 	"os/exec"
 	"path"
 	"strings"
@@ -108,7 +109,8 @@ func checkAnsweredOnce(t *testing.T, c *prCase) {
 	}
 	head := c.pull().HeadSHA
 	for _, id := range c.ids {
-		if r := c.replies()[id]; len(r) != 1 || r[0] != "Addressed in "+head[:7]+"." {
+		want := fmt.Sprintf("Addressed in %s.\n\n<!-- warden:reply %d -->", head[:7], id) // the mark names the comment answered
+		if r := c.replies()[id]; len(r) != 1 || r[0] != want {
 			t.Errorf("case %q: thread %d answered %q, want once, naming %s", c.name, id, r, head[:7])
 		}
 	}
