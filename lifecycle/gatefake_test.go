@@ -59,6 +59,7 @@ type gateGH struct {
 	gql      gateGQL
 	rest500  string // a REST path ending so answers 500
 	paths    []string
+	onGQL    func() // runs once, at the next GraphQL request (something happening mid-evaluation)
 }
 
 func newGateGH(t *testing.T) *gateGH {
@@ -153,6 +154,10 @@ func (g *gateGH) serve(w http.ResponseWriter, r *http.Request) {
 	defer g.mu.Unlock()
 	path := strings.TrimPrefix(r.URL.Path, "/repos/"+gateRepo)
 	g.paths = append(g.paths, r.Method+" "+path)
+	if h := g.onGQL; h != nil && r.URL.Path == "/graphql" {
+		g.onGQL = nil
+		h()
+	}
 	commit := "/commits/" + url.PathEscape(gateHead)
 	if g.rest500 != "" && strings.HasSuffix(path, g.rest500) {
 		writeGate(w, 500, map[string]string{"message": "Server Error"})

@@ -118,3 +118,30 @@ func TestHoldTakesThePRBackFromGitHub(t *testing.T) {
 		}
 	}
 }
+
+// Found by the final soak (seed 1030): feedback that arrives during an
+// evaluation of a PR under auto-merge (after the branch work, before the
+// merge) stops the merge at the re-check, and must also turn auto-merge
+// off: GitHub would otherwise merge behind the feedback.
+func TestFeedbackDuringTheEvaluationTakesThePRBack(t *testing.T) {
+	g := newGateGH(t)
+	g.run("ci", "completed", "success")
+	g.requireQueue()
+	repo := gateFixture(t, "pull_request.synchronize.json")["repository"].(map[string]any)
+	repo["allow_auto_merge"] = true
+	g.rules.repo = repo
+	g.rules.gqlAnswer = `{"data":{"enqueuePullRequest":null},"errors":[{"type":"UNPROCESSABLE","path":["enqueuePullRequest"],"message":"Pull request New changes require approval from someone other than warden-test[bot] because they were the last pusher."}]}`
+	l := g.lifecycle()
+	l.Followups = followup.NewStore(redis.NewClient(&redis.Options{Addr: harness.RedisAddr(t), DB: harness.RedisDB(t)}))
+	g.evaluate(t, l)   // auto-merge on
+	g.onGQL = func() { // the head's read in maybeMerge: the branch work has passed
+		if _, err := l.Followups.Add(context.Background(), gateRepo, 3, followup.Item{Kind: followup.KindComment, ID: 71, Author: "alice", Body: "wait"}); err != nil {
+			t.Error(err)
+		}
+	}
+	g.rules.gqlAnswer = ""
+	g.evaluate(t, l)
+	if last := g.rules.graphql[len(g.rules.graphql)-1]; !strings.Contains(last, "disablePullRequestAutoMerge") {
+		t.Fatalf("GraphQL calls %q: feedback during the evaluation left auto-merge on", g.rules.graphql)
+	}
+}
