@@ -97,5 +97,10 @@ func (m *mutant) check() error {
 	case m.Find == m.Replace:
 		return fmt.Errorf("replace equals find: nothing is planted")
 	}
+	// A test line go test cannot be given (an unclosed quote) would fail
+	// before any test ran, and read as a catch.
+	if _, err := splitWords(m.Test); err != nil {
+		return fmt.Errorf("test line: %w", err)
+	}
 	return nil
 }

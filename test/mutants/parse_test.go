@@ -53,3 +53,12 @@ func TestSplitWords(t *testing.T) {
 		t.Errorf("unclosed quote: %v", err)
 	}
 }
+
+// A test line with an unclosed quote could not run any test, and its
+// failure would read as a catch: the file is refused instead.
+func TestUnclosedQuoteInTestLineIsRefused(t *testing.T) {
+	_, err := parse("=== q: x\nfile: a.go\ntest: ./a -run 'TestX\n--- find\nA\n--- replace\nB\n")
+	if err == nil || !strings.Contains(err.Error(), "unclosed") {
+		t.Fatalf("parse = %v, want the unclosed quote named", err)
+	}
+}
