@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -21,12 +22,7 @@ func startRedis(t *testing.T, args ...string) int {
 	if _, err := exec.LookPath("redis-server"); err != nil {
 		t.Fatal("redis-server is not installed (Debian: apt-get install redis-server)")
 	}
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := l.Addr().(*net.TCPAddr).Port
-	l.Close()
+	port := freePort(t, slices.Contains(args, "--cluster-enabled"))
 	dir := t.TempDir()
 	args = append(args, "--port", fmt.Sprint(port), "--bind", "127.0.0.1", "--dir", dir, "--save", "", "--appendonly", "no")
 	cmd := exec.Command("redis-server", args...)
@@ -37,6 +33,33 @@ func startRedis(t *testing.T, args ...string) int {
 	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
 	waitFor(t, func() bool { return redisCLI(port, "PING") == "PONG" }, "redis-server on port %d", port)
 	return port
+}
+
+// freePort is a port nothing listens on; a cluster node also needs its
+// bus port (port+10000) free and below 65536, which an ephemeral port from
+// the kernel often is not (the node then never starts).
+func freePort(t *testing.T, cluster bool) int {
+	t.Helper()
+	for range 100 {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		port := l.Addr().(*net.TCPAddr).Port
+		l.Close()
+		if !cluster {
+			return port
+		}
+		if port+10000 > 65535 {
+			continue
+		}
+		if bus, err := net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", port+10000)); err == nil {
+			bus.Close()
+			return port
+		}
+	}
+	t.Fatal("no free port with a free cluster bus port")
+	return 0
 }
 
 func redisCLI(port int, args ...string) string {
