@@ -91,10 +91,7 @@ func TestHoldTakesThePRBackFromGitHub(t *testing.T) {
 		g.run("ci", "completed", "success")
 		g.requireQueue()
 		if auto {
-			repo := gateFixture(t, "pull_request.synchronize.json")["repository"].(map[string]any)
-			repo["allow_auto_merge"] = true
-			g.rules.repo = repo
-			g.rules.gqlAnswer = `{"data":{"enqueuePullRequest":null},"errors":[{"type":"UNPROCESSABLE","path":["enqueuePullRequest"],"message":"Pull request New changes require approval from someone other than warden-test[bot] because they were the last pusher."}]}`
+			g.autoMergeInstead(t)
 		}
 		l := g.lifecycle()
 		l.Followups = followup.NewStore(redis.NewClient(&redis.Options{Addr: harness.RedisAddr(t), DB: harness.RedisDB(t)}))
@@ -127,10 +124,7 @@ func TestFeedbackDuringTheEvaluationTakesThePRBack(t *testing.T) {
 	g := newGateGH(t)
 	g.run("ci", "completed", "success")
 	g.requireQueue()
-	repo := gateFixture(t, "pull_request.synchronize.json")["repository"].(map[string]any)
-	repo["allow_auto_merge"] = true
-	g.rules.repo = repo
-	g.rules.gqlAnswer = `{"data":{"enqueuePullRequest":null},"errors":[{"type":"UNPROCESSABLE","path":["enqueuePullRequest"],"message":"Pull request New changes require approval from someone other than warden-test[bot] because they were the last pusher."}]}`
+	g.autoMergeInstead(t)
 	l := g.lifecycle()
 	l.Followups = followup.NewStore(redis.NewClient(&redis.Options{Addr: harness.RedisAddr(t), DB: harness.RedisDB(t)}))
 	g.evaluate(t, l)   // auto-merge on
@@ -144,4 +138,14 @@ func TestFeedbackDuringTheEvaluationTakesThePRBack(t *testing.T) {
 	if last := g.rules.graphql[len(g.rules.graphql)-1]; !strings.Contains(last, "disablePullRequestAutoMerge") {
 		t.Fatalf("GraphQL calls %q: feedback during the evaluation left auto-merge on", g.rules.graphql)
 	}
+}
+
+// autoMergeInstead makes the repository allow auto-merge and its queue
+// refuse Warden's PR (the last pusher may not approve): Warden enables
+// auto-merge instead of enqueueing.
+func (g *gateGH) autoMergeInstead(t *testing.T) {
+	repo := gateFixture(t, "pull_request.synchronize.json")["repository"].(map[string]any)
+	repo["allow_auto_merge"] = true
+	g.rules.repo = repo
+	g.rules.gqlAnswer = `{"data":{"enqueuePullRequest":null},"errors":[{"type":"UNPROCESSABLE","path":["enqueuePullRequest"],"message":"Pull request New changes require approval from someone other than warden-test[bot] because they were the last pusher."}]}`
 }
