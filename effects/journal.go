@@ -111,6 +111,16 @@ func (j *Journal) Done(ctx context.Context, key string) (bool, error) {
 	return n > 0, nil
 }
 
+// Pending reports an intent recorded and neither confirmed nor dropped:
+// its call may have reached GitHub with the answer lost.
+func (j *Journal) Pending(ctx context.Context, key string) (bool, error) {
+	n, err := j.rdb.Exists(ctx, prefix+"intent:"+key).Result()
+	if err != nil {
+		return false, fmt.Errorf("read intent %s: %w", key, err)
+	}
+	return n > 0, nil
+}
+
 // Sweep re-drives every intent unconfirmed for longer than quiet (a
 // worker killed mid-effect, an answer Warden could not read): redrive
 // queues what re-reads GitHub and acts again. A re-driven intent waits

@@ -60,20 +60,36 @@ func answered(c *github.PullRequestComment, legacy string) int64 {
 	return 0
 }
 
-// AnswerThread posts it's reply through the journal (nil: none): nothing is
+// AnswerThread posts its reply through the journal (nil: none): nothing is
 // posted when the answer was confirmed already, the intent is recorded
 // before the POST and confirmed only when GitHub's answer shows the created
 // reply. An error or an answer without it leaves the intent for the sweep,
-// which re-reads the thread before posting again (RedriveReply).
+// which re-reads the thread before posting again (RedriveReply). An intent
+// still pending when the comment is answered again (the next follow-up
+// after a lost confirmation) is re-read the same way: its POST may have
+// landed.
 func AnswerThread(ctx context.Context, j *Journal, g GitHub, it Intent) error {
 	if j != nil {
 		if done, err := j.Done(ctx, it.Key); err != nil || done {
 			return err
 		}
+		owed, err := j.Pending(ctx, it.Key)
+		if err != nil {
+			return err
+		}
+		if owed {
+			return RedriveReply(ctx, j, g, it)
+		}
 		if err := j.Begin(ctx, it); err != nil {
 			return err
 		}
 	}
+	return post(ctx, j, g, it)
+}
+
+// post makes the call of a recorded reply intent and confirms it from
+// GitHub's answer.
+func post(ctx context.Context, j *Journal, g GitHub, it Intent) error {
 	owner, name, _ := strings.Cut(it.Repo, "/")
 	got, err := g.postReply(ctx, owner, name, it.PR, *it.Reply)
 	if err != nil {
@@ -104,7 +120,10 @@ func RedriveReply(ctx context.Context, j *Journal, g GitHub, it Intent) error {
 	if got[it.Reply.InReplyTo] {
 		return j.Confirm(ctx, it.Key)
 	}
-	return AnswerThread(ctx, j, g, it)
+	if err := j.Begin(ctx, it); err != nil { // the intent this call stands for
+		return err
+	}
+	return post(ctx, j, g, it)
 }
 
 // postReply answers through the review-comments endpoint, POST

@@ -107,3 +107,31 @@ func TestReplyToAReplyInAThreadIsConfirmedOnce(t *testing.T) {
 		t.Fatalf("Warden answered the thread %d times, want 1", n)
 	}
 }
+
+// A reply GitHub created whose confirmation was lost (its answer unread,
+// or Redis cut between the POST and the confirmation) leaves the comment
+// owed; the next follow-up that answers it reads the thread first and
+// confirms the reply it finds instead of posting a second one (soak seed
+// 9960: a Redis restart during a follow-up, then the next one answered
+// the thread again).
+func TestNextFollowupDoesNotAnswerAPostedButUnconfirmedReplyAgain(t *testing.T) {
+	w, ctx := newPRWorld(t), context.Background()
+	j := journaled(w)
+	id := w.gh.AddReviewComment(crashRepo, w.pr, 0, "bob", "fix.txt", 1, "@@", "why this?")
+	g := effects.GitHub{C: w.host.Client}
+	w.gh.ApplyThenFail("POST", w.commentsPath(), 1, 201, []byte(`{}`), nil)
+	first := replyIntent(w.host, w.payload(), Item{Kind: KindInline, ID: id, Path: "fix.txt"}, pushedSHA)
+	if err := effects.AnswerThread(ctx, j, g, first); err == nil {
+		t.Fatal("an answer without the created comment read as the reply")
+	}
+	next := replyIntent(w.host, w.payload(), Item{Kind: KindInline, ID: id, Path: "fix.txt"}, "feedfacefeedfacefeedfacefeedfacefeedface")
+	if err := effects.AnswerThread(ctx, j, g, next); err != nil {
+		t.Fatalf("the next follow-up's answer: %v", err)
+	}
+	if done, _ := j.Done(ctx, next.Key); !done {
+		t.Fatal("the reply found in the thread is not confirmed")
+	}
+	if n := w.repliesTo(id); n != 1 {
+		t.Fatalf("thread answered %d times, want 1", n)
+	}
+}
