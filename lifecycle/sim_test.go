@@ -2,6 +2,7 @@ package lifecycle
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"math/rand"
@@ -301,7 +302,8 @@ func (s *sim) pull() fakegithub.Pull {
 
 func (s *sim) host() *pipeline.GitHubHost {
 	return &pipeline.GitHubHost{Client: s.client, Owner: "Codertocat", Name: "Hello-World", Number: s.issue, Prefix: "warden",
-		BotLogin: fakegithub.BotLogin, Poster: &comments.Poster{Client: s.client.Issues, BotLogin: fakegithub.BotLogin}}
+		BotLogin: fakegithub.BotLogin, Poster: &comments.Poster{Client: s.client.Issues, BotLogin: fakegithub.BotLogin},
+		Effects: s.life.Effects} // replies and pushes go through the journal, as cmd/bot wires it
 }
 
 // step runs one randomly chosen event or worker action.
@@ -390,6 +392,12 @@ func (s *sim) issueRun(ctx context.Context, i int) {
 		return
 	}
 	s.writerRun(ctx)
+	lock := s.runLock(ctx)
+	if lock == nil {
+		s.note("%d issue run: the issue's run lock is held by a task under way", i)
+		s.count("issue run: bounced off the run lock")
+		return
+	}
 	t := pipeline.Task{Repo: repo, Issue: s.issue}
 	h := s.host()
 	p := s.payload()
@@ -412,12 +420,15 @@ func (s *sim) issueRun(ctx context.Context, i int) {
 	if *simOld == "forcepush" {
 		stop, err, t.Resume = nil, nil, nil
 	}
+	if t.Resume == nil || err != nil || stop != nil {
+		defer lock.Release(ctx)
+	}
 	switch {
 	case err != nil || stop != nil:
 		s.note("%d issue run: nothing changed (%v)", i, err)
 		s.count("issue run: nothing changed")
 	case t.Resume != nil: // it pushes and ends at a later step
-		s.going = &issueRun{p: p, resume: t.Resume, expect: h.Expect}
+		s.going = &issueRun{p: p, resume: t.Resume, expect: h.Expect, lock: lock}
 		s.note("%d issue run started on the PR", i)
 		s.count("issue run continued the PR")
 	case !s.merged:
@@ -432,6 +443,26 @@ type issueRun struct {
 	p      jobs.RunPayload
 	resume *pipeline.Resume
 	expect string
+	lock   *jobs.Lock // the issue's run lock, held to the end as the worker holds it
+}
+
+// runLock takes the issue's run lock for a step-driven issue run, as the
+// worker takes it for a task: a worker-driven run of the issue cannot run
+// beside it. Between steps a lock held is a dead holder's (lockExpires);
+// the run's own lock lives as long as the run (a long TTL, on the direct
+// client: the real run keeps refreshing it, through any restart).
+func (s *sim) runLock(ctx context.Context) *jobs.Lock {
+	locks := jobs.NewLocks(s.direct, time.Hour)
+	key := jobs.IssueKey(repo, s.issue)
+	lk, err := locks.Acquire(ctx, key)
+	if errors.Is(err, jobs.ErrLocked) {
+		s.lockExpires(ctx)
+		lk, err = locks.Acquire(ctx, key)
+	}
+	if err != nil {
+		return nil
+	}
+	return lk
 }
 
 // endRun is the run's Release (onto the head it started from only) and end.
@@ -442,6 +473,7 @@ func (s *sim) endRun(ctx context.Context, i int) {
 		s.wardenPush(ctx, "an issue run")
 	}
 	s.fu.Ended(ctx, r.p, r.resume)
+	r.lock.Release(ctx)
 	s.note("%d issue run ended", i)
 }
 
@@ -458,7 +490,13 @@ func (s *sim) check(ctx context.Context) error {
 			}
 		}
 		if n > 1 {
-			return s.fail("comment %d answered %d times", c.InReplyTo, n)
+			var bodies []string
+			for _, d := range s.gh.ReviewComments(repo, s.pr) {
+				if d.InReplyTo == c.InReplyTo {
+					bodies = append(bodies, fmt.Sprintf("%d %q", d.ID, d.Body))
+				}
+			}
+			return s.fail("comment %d answered %d times: %s", c.InReplyTo, n, strings.Join(bodies, "; "))
 		}
 	}
 	if err := s.broke(); err != nil {

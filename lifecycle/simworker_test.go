@@ -154,8 +154,12 @@ func (s *sim) recoverKilled(ctx context.Context, ti *asynq.TaskInfo) {
 
 // lockExpires is the issue's run lock reaching its TTL. Between steps no
 // handler lives but a killed one, so a lock held then is a dead holder's:
-// a killed task's, or one whose release a Redis restart lost.
+// a killed task's, or one whose release a Redis restart lost; or the
+// step-driven issue run's, which lives (sim.runLock).
 func (s *sim) lockExpires(ctx context.Context) {
+	if s.going != nil {
+		return // the step-driven issue run holds it, alive
+	}
 	if n, _ := s.direct.Del(ctx, "warden:lock:"+jobs.IssueKey(repo, s.issue)).Result(); n > 0 {
 		s.note("  the run lock of a dead holder expired")
 	}
