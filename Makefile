@@ -43,10 +43,9 @@ bench:
 soak:
 	@scripts/soak.sh
 
-## soak-interleavings: the PR interleaving test over SIM_SEEDS seeds (10,000), without -race, niced
-SIM_SEEDS ?= 10000
+## soak-interleavings: the PR interleaving test over SIM_SEEDS seeds (10,000) in SIM_JOBS parallel niced chunks, a line per chunk; every broken seed listed
 soak-interleavings:
-	@WARDEN_TEST_REDIS_PRIVATE=1 scripts/with-redis.sh nice $(GO) test -count=1 -timeout 0 -run 'TestInterleavings$$' ./lifecycle -sim.seeds=$(SIM_SEEDS) -v
+	@scripts/soak-interleavings.sh
 
 ## fuzz: 60 s of the webhook handler fuzzer
 fuzz:
