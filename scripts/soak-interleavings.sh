@@ -38,7 +38,10 @@ run_chunk() {
 			touch "$work/breaks/error.$a"
 			return
 		fi
-		grep -m1 "caught at seed" "$out" | sed 's/^ *//' | tee "$work/breaks/$seed"
+		{
+			grep -m1 "caught at seed" "$out" | sed 's/^ *sim_test.go:[0-9]*: //'
+			echo "  replay: go test ./lifecycle -run 'TestInterleavings\$' -count=1 -sim.seed=$seed -v"
+		} | tee "$work/breaks/$seed"
 		a=$((seed + 1))
 	done
 	echo "soak-interleavings: seeds $1-$((b - 1)) done in $(($(date +%s) - t0)) s, load $(cut -d' ' -f1 /proc/loadavg)"
