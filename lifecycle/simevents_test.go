@@ -24,11 +24,13 @@ import (
 type delivery struct {
 	event string
 	body  []byte
+	retry bool // a writer's `/warden retry` on the PR
 }
 
 func (s *sim) deliver(ctx context.Context, d delivery) {
 	var dec webhooks.Decision
 	var err error
+	clean := s.wk.cut < 0
 	s.outage(func() { // a Redis restart armed for this delivery (simredis_test.go)
 		dec, err = s.router.Route(ctx, webhooks.Delivery{Event: d.event, ID: fmt.Sprint(s.rng.Int63()), Payload: d.body})
 	})
@@ -40,6 +42,9 @@ func (s *sim) deliver(ctx context.Context, d delivery) {
 	}
 	s.count(d.event + " " + dec.Status)
 	s.sawHold(ctx)
+	if d.retry && clean {
+		s.handBackSettled(ctx)
+	}
 	if strings.HasPrefix(d.event, "pull_request_review") {
 		s.followupQueued(ctx, d.event)
 	}
@@ -159,7 +164,28 @@ func (s *sim) prRetry(ctx context.Context, i int) {
 	obj(c, "user")["login"] = "alice"
 	s.note("%d /warden retry on the PR", i)
 	s.handedOver, s.holdSeen = false, false
-	s.send(ctx, "issue_comment", m)
+	b, _ := json.Marshal(m)
+	d := delivery{event: "issue_comment", body: b, retry: true}
+	s.deliver(ctx, d)
+	if s.rng.Intn(4) == 0 {
+		s.redeliver = append(s.redeliver, d)
+	}
+}
+
+// handBackSettled: a retry's delivery answered 2xx without a Redis
+// restart has queued the hand-back a released hold owed, itself (the
+// sweeper is the backstop for a delivery that died, not for one GitHub
+// was told succeeded). A redelivery after a 5xx that came after the
+// release must finish it, not answer "not held". (A branch held again by
+// a later push keeps an earlier release's debt: not this invariant's.)
+func (s *sim) handBackSettled(ctx context.Context) {
+	by, err := s.store.Held(ctx, repo, s.pr)
+	if err != nil || by != "" {
+		return
+	}
+	if owed, err := s.store.HandBackOwed(ctx, repo, s.pr); err == nil && owed {
+		s.broken = append(s.broken, "a `/warden retry` answered 2xx left the released branch's hand-back owed")
+	}
 }
 
 // checkEvent is a check run completing on the head, mostly green.
