@@ -130,12 +130,10 @@ func (r *Runner) Continue(ctx context.Context, host *pipeline.GitHubHost, t *pip
 		return nil, err
 	}
 	// The PR may sit in the merge queue or under auto-merge: GitHub would
-	// merge the head this run is about to change. An evaluation now finds
-	// the PR busy and takes it back (lifecycle's unbind).
-	if r.Reevaluate != nil {
-		if err := r.Reevaluate(ctx, jobs.PRPayload{Repo: p.Repo, Installation: p.Installation, PR: pr.GetNumber(), Action: "sync"}); err != nil {
-			return nil, fmt.Errorf("queue the evaluation of PR #%d before continuing it: %w", pr.GetNumber(), err)
-		}
+	// merge the head this run is about to change.
+	if err := r.takeBack(ctx, p, pr.GetNumber()); err != nil {
+		_ = r.Store.RunEnded(ctx, p.Repo, pr.GetNumber()) // the run stops here; its retry marks it again
+		return nil, fmt.Errorf("take PR #%d back from GitHub's merging before continuing it: %w", pr.GetNumber(), err)
 	}
 	t.Resume = &pipeline.Resume{PR: pr.GetNumber(), Branch: pr.GetHead().GetRef(), HeadSHA: pr.GetHead().GetSHA()}
 	host.Expect = pr.GetHead().GetSHA()

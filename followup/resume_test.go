@@ -2,6 +2,7 @@ package followup
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -78,10 +79,48 @@ func TestIssueRunKeepsItsPRBusyUntilItEnds(t *testing.T) {
 	if busy, _ := w.store.Busy(ctx, crashRepo, w.pr); busy {
 		t.Fatal("the PR stays busy after the run ended")
 	}
-	// #38: one as the run starts (it takes the PR back from GitHub's own
-	// merging: the merge queue, auto-merge), the skipped one at its end.
-	if len(evals) != 2 || evals[0].PR != w.pr || evals[1].PR != w.pr {
-		t.Fatalf("evaluations queued = %+v, want one as the run starts and the skipped one at its end", evals)
+	// A PR not left to GitHub's merging costs no evaluation as the run
+	// starts: only the skipped one, at its end.
+	if len(evals) != 1 || evals[0].PR != w.pr {
+		t.Fatalf("evaluations queued = %+v, want the skipped one at the run's end", evals)
+	}
+}
+
+// #38: a PR Warden left to GitHub's own merging (the merge queue,
+// auto-merge) is taken back as an issue run starts to change it: an
+// evaluation is queued before the run goes on, and a failure to queue it
+// stops the run (it is retried) rather than let GitHub merge the old head.
+func TestIssueRunTakesABoundPRBackBeforeItChangesIt(t *testing.T) {
+	w, ctx := newPRWorld(t), context.Background()
+	r := w.runner(nil)
+	var evals []jobs.PRPayload
+	fail := true
+	r.Reevaluate = func(_ context.Context, p jobs.PRPayload) error {
+		if fail {
+			return errors.New("redis: connection refused")
+		}
+		evals = append(evals, p)
+		return nil
+	}
+	r.Bound = func(_ context.Context, repo string, issue, pr int) (bool, error) {
+		return repo == crashRepo && issue == 3 && pr == w.pr, nil
+	}
+	p := w.payload()
+	p.Reason, p.PR = "retry", 0
+	r.After(ctx, p, w.pr)
+	tk := pipeline.Task{Repo: crashRepo, Issue: 3}
+	if _, err := r.Continue(ctx, w.host, &tk, p); err == nil {
+		t.Fatal("the run went on with its bound PR not taken back")
+	}
+	if busy, _ := w.store.Busy(ctx, crashRepo, w.pr); busy {
+		t.Fatal("the PR stays busy after the run stopped")
+	}
+	fail, tk = false, pipeline.Task{Repo: crashRepo, Issue: 3}
+	if stop, err := r.Continue(ctx, w.host, &tk, p); err != nil || stop != nil || tk.Resume == nil {
+		t.Fatalf("continue = %v, %v, resume %+v", stop, err, tk.Resume)
+	}
+	if len(evals) != 1 || evals[0].PR != w.pr || evals[0].Action != "sync" {
+		t.Fatalf("evaluations queued = %+v, want one before the run changes the PR", evals)
 	}
 }
 

@@ -79,7 +79,9 @@ func (r *Runner) Run(ctx context.Context, host *pipeline.GitHubHost, t pipeline.
 		return quiet("the branch is held after a push by someone else") // feedback stays pending
 	}
 	defer r.finish(ctx, p)
-	r.takeBack(ctx, p, log)
+	if err := r.takeBack(ctx, p, p.PR); err != nil { // the next evaluation (a check event, the push) takes it back
+		log.Warn("PR left in GitHub's merging while its feedback is answered", "err", err)
+	}
 	tk, err := r.Store.Take(ctx, p.Repo, p.PR)
 	if err != nil {
 		return transient(err.Error())
@@ -131,22 +133,21 @@ func (r *Runner) Run(ctx context.Context, host *pipeline.GitHubHost, t pipeline.
 	return res
 }
 
-// takeBack queues an evaluation when the PR sits in the merge queue or
-// under auto-merge: GitHub would merge it while this follow-up works on the
-// feedback (only its push would drop it from the queue). The evaluation
-// finds the feedback pending and takes the PR back (lifecycle's unbind).
-// Only then: an evaluation per follow-up would cost every run its calls.
-func (r *Runner) takeBack(ctx context.Context, p jobs.RunPayload, log *slog.Logger) {
+// takeBack queues an evaluation when PR pr sits in the merge queue or
+// under auto-merge: GitHub would merge it while this run (a follow-up, an
+// issue run continuing it) changes the head (only a push would drop it
+// from the queue). The evaluation finds the PR busy or its feedback
+// pending and takes it back (lifecycle's unbind). Only then: an
+// evaluation per run would cost every run its calls.
+func (r *Runner) takeBack(ctx context.Context, p jobs.RunPayload, pr int) error {
 	if r.Bound == nil || r.Reevaluate == nil {
-		return
+		return nil
 	}
-	on, err := r.Bound(ctx, p.Repo, p.Issue, p.PR)
-	if err == nil && on {
-		err = r.Reevaluate(ctx, jobs.PRPayload{Repo: p.Repo, Installation: p.Installation, PR: p.PR, Action: "sync"})
+	on, err := r.Bound(ctx, p.Repo, p.Issue, pr)
+	if err != nil || !on {
+		return err
 	}
-	if err != nil { // the next evaluation (a check event, the push) takes it back
-		log.Warn("PR left in GitHub's merging while its feedback is answered", "err", err)
-	}
+	return r.Reevaluate(ctx, jobs.PRPayload{Repo: p.Repo, Installation: p.Installation, PR: pr, Action: "sync"})
 }
 
 // prLease is the host's lease around the push, or nil without one.
