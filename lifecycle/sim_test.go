@@ -564,6 +564,9 @@ func (s *sim) settle(ctx context.Context) error {
 	if err := s.sits(ctx); err != nil {
 		return err
 	}
+	if err := s.lastRed(ctx); err != nil { // simbind_test.go
+		return err
+	}
 	if owed, _ := s.store.HandBackOwed(ctx, repo, s.pr); owed && !s.isHeld(ctx) { // a newer hold supersedes it
 		return s.fail("every delivery was answered, yet a released hold still owes its hand-back")
 	}

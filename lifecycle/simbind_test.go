@@ -118,3 +118,36 @@ func (s *sim) watchEval(ctx context.Context, p jobs.PRPayload, busy bool, held s
 	}
 	return err
 }
+
+// lastRed is the quiet world's last turn, in half the seeds: CI fails on
+// the head left unreported, and GitHub rate-limits the issue's read for the
+// first report. The evaluation fails before anything of the report is
+// done; its retry must still report the head (a report counted before it
+// is made is never retried). Mid-seed, a red head's evaluation mostly
+// finds the PR busy with feedback, so this is where the report's retry is
+// reached reliably.
+func (s *sim) lastRed(ctx context.Context) error {
+	head := s.head()
+	if s.merged || s.isHeld(ctx) || s.reported(head) || s.rng.Intn(2) == 0 {
+		return nil
+	}
+	if busy, _ := s.store.Busy(ctx, repo, s.pr); busy {
+		return nil
+	}
+	path := fmt.Sprintf("/repos/%s/issues/%d$", repo, s.issue)
+	s.gh.FailNext("GET", path, 4, http.StatusForbidden, harness.Fixture(s.t, "github-api/rate-limit-secondary.403.json"), map[string]string{"Retry-After": "0"})
+	s.note("-1  GitHub rate-limits the issue's read")
+	s.checkDone(ctx, -1, "failure")
+	for range 60 {
+		if err := s.work(ctx, -1, false); err != nil {
+			return err
+		}
+		if err := s.check(ctx); err != nil {
+			return err
+		}
+	}
+	if !s.pull().Merged && !s.reported(head) {
+		return s.fail("the red head %s, rate-limited at its first report, was never reported on the issue", head[:7])
+	}
+	return nil
+}
