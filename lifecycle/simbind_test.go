@@ -24,7 +24,7 @@ type simExtra struct {
 	autoMode    bool // the repository allows auto-merge; the queue refuses the PR
 	leaseMerges int  // merge calls when the evaluation run inside a lost lease merged (-1: none)
 	// lastHeld, lastBusy: what the last evaluation that ended well saw
-	// before it began.
+	// before it began, or (feedback) before its merge guard.
 	lastHeld, lastBusy bool
 }
 
@@ -94,6 +94,7 @@ func (s *sim) bindFaults(i, r int) {
 // and checks the invariants it must keep on its own.
 func (s *sim) watchEval(ctx context.Context, p jobs.PRPayload, busy bool, held string, run func() error) error {
 	head, armed, auto := s.head(), s.app.hook != nil, s.x.autoMode && s.pull().AutoMerge
+	atGuard := armed && s.app.skip == 1 // feedback lands after the busy check, before the merge guard
 	s.x.leaseMerges = -1
 	err := run()
 	hooked := armed && s.app.hook == nil
@@ -105,15 +106,22 @@ func (s *sim) watchEval(ctx context.Context, p jobs.PRPayload, busy bool, held s
 	looked := err == nil && (p.SHA == "" || p.SHA == head) && p.Action != "released"
 	if looked {
 		s.x.lastHeld, s.x.lastBusy = held != "", busy
+		// Feedback that landed before the merge guard was the guard's to
+		// see: it must take auto-merge back too (soak seed 1030).
+		s.x.lastBusy = s.x.lastBusy || atGuard && hooked
 	}
 	free := !busy && held == "" && !hooked
+	if atGuard && hooked && auto {
+		s.count(fmt.Sprintf("feedback before the merge guard under auto-merge (ended well: %v)", looked))
+	}
 	if looked && free && s.checks[head] == "failure" && s.head() == head && !s.pull().Merged && !s.reported(head) {
 		s.broken = append(s.broken, fmt.Sprintf("the red head %s was evaluated while free and not reported on the issue (a failed report counted as done?)", head[:7]))
 	}
 	// GitHub's auto-merge, on since before this evaluation, acts on what it
 	// left, some time after (the queue's own checks): a person's push or
 	// feedback may come first, and Warden must take it back then.
-	if auto && !s.merged && s.rng.Intn(2) == 0 {
+	// Always when feedback landed mid-evaluation: GitHub may act right after.
+	if auto && !s.merged && (atGuard && hooked || s.rng.Intn(2) == 0) {
 		s.autoMergeStep(ctx, -2)
 	}
 	return err
