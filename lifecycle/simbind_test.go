@@ -94,7 +94,8 @@ func (s *sim) bindFaults(i, r int) {
 // and checks the invariants it must keep on its own.
 func (s *sim) watchEval(ctx context.Context, p jobs.PRPayload, busy bool, held string, run func() error) error {
 	head, armed, auto := s.head(), s.app.hook != nil, s.x.autoMode && s.pull().AutoMerge
-	atGuard := armed && s.app.skip == 1 // feedback lands after the busy check, before the merge guard
+	atGuard := armed && s.app.skip == 1 // feedback lands after the busy check (before the merge guard, if reached)
+	skippedBefore := s.store.SkippedEval(ctx, repo, s.pr)
 	s.x.leaseMerges = -1
 	err := run()
 	hooked := armed && s.app.hook == nil
@@ -106,9 +107,14 @@ func (s *sim) watchEval(ctx context.Context, p jobs.PRPayload, busy bool, held s
 	looked := err == nil && (p.SHA == "" || p.SHA == head) && p.Action != "released"
 	if looked {
 		s.x.lastHeld, s.x.lastBusy = held != "", busy
-		// Feedback that landed before the merge guard was the guard's to
-		// see: it must take auto-merge back too (soak seed 1030).
-		s.x.lastBusy = s.x.lastBusy || atGuard && hooked
+		// Feedback the merge guard saw (it noted the evaluation skipped,
+		// after a start that was not busy) was the guard's to act on: it
+		// must take auto-merge back too (soak seed 1030). An evaluation
+		// that stopped before the guard did not see it: the feedback's own
+		// follow-up takes the PR back, and GitHub may merge before that,
+		// as it may between any event and Warden's answer (seed 243).
+		guardSaw := atGuard && hooked && !busy && !skippedBefore && s.store.SkippedEval(ctx, repo, s.pr)
+		s.x.lastBusy = s.x.lastBusy || guardSaw
 	}
 	free := !busy && held == "" && !hooked
 	if atGuard && hooked && auto {
