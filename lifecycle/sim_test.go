@@ -113,6 +113,7 @@ type simEnv struct {
 	px       *redisProxy
 	direct   *redis.Client
 	requeuer *asynq.Client
+	inspect  *asynq.Inspector // the queues as the sim reads them, on direct
 }
 
 func newSimEnv(t *testing.T) *simEnv {
@@ -138,7 +139,7 @@ func newSimEnv(t *testing.T) *simEnv {
 	requeuer := asynq.NewClient(asynq.RedisClientOpt{Addr: addr, DB: db})
 	t.Cleanup(func() { direct.Close(); requeuer.Close() })
 	return &simEnv{t: t, gh: gh, app: app, client: app.Client(inst), bare: bare, be: be, stats: map[string]int{},
-		px: px, direct: direct, requeuer: requeuer}
+		px: px, direct: direct, requeuer: requeuer, inspect: asynq.NewInspectorFromRedisClient(direct)}
 }
 
 // flakyQueue is the router's queue: the real one, failing enqueues on

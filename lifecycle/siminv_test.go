@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/warden-bot/warden/followup"
 	"github.com/warden-bot/warden/jobs"
 )
 
@@ -116,15 +117,20 @@ func (s *sim) pendingEffects(ctx context.Context) []string {
 // followupQueued: feedback a delivery acknowledged waits for a follow-up
 // that is queued (or killed, to be recovered), unless a person holds the
 // branch (the hand-back queues it then).
+//
+// It reads Redis directly: a delivery made from inside an evaluation (the
+// feedback hook) runs while that evaluation's Redis restart is under way,
+// and a read through the proxy then sees no task at all (soak seed 5272).
 func (s *sim) followupQueued(ctx context.Context, event string) {
-	held, _ := s.store.Held(ctx, repo, s.pr)
-	n, _ := s.store.Pending(ctx, repo, s.pr)
+	st := followup.NewStore(s.direct)
+	held, _ := st.Held(ctx, repo, s.pr)
+	n, _ := st.Pending(ctx, repo, s.pr)
 	if held != "" || n == 0 || len(s.killed) > 0 || s.merged {
 		return
 	}
 	for _, qn := range []string{jobs.QueueDefault, jobs.QueueCritical} {
-		p, _ := s.q.Inspector().ListPendingTasks(qn)
-		sc, _ := s.q.Inspector().ListScheduledTasks(qn)
+		p, _ := s.inspect.ListPendingTasks(qn)
+		sc, _ := s.inspect.ListScheduledTasks(qn)
 		for _, ti := range append(p, sc...) {
 			if ti.Type == jobs.TypeRun {
 				return
