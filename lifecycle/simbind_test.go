@@ -105,7 +105,14 @@ func (s *sim) watchEval(ctx context.Context, p jobs.PRPayload, busy bool, held s
 	// It looked at the head (not an old head's check event, not a released
 	// PR's look CI made moot) and ended well.
 	looked := err == nil && (p.SHA == "" || p.SHA == head) && p.Action != "released"
-	if looked {
+	// It judged the current head: any evaluation but an old head's check
+	// event (lifecycle's stale: ignored before anything is read) and a
+	// released PR's look. A sync naming an older head judges the current
+	// one, and may turn auto-merge on: what it saw is what GitHub's
+	// auto-merge acts on next (soak seed 6254: with only looked ones
+	// counted, a stale busy from an earlier evaluation was blamed).
+	judged := err == nil && p.Action != "released" && !(p.Action != "sync" && p.SHA != "" && p.SHA != head)
+	if judged {
 		s.x.lastHeld, s.x.lastBusy = held != "", busy
 		// Feedback the merge guard saw (it noted the evaluation skipped,
 		// after a start that was not busy) was the guard's to act on: it
