@@ -1,6 +1,8 @@
 package e2e
 
 import (
+	"fmt"
+	"net/http"
 	"os/exec"
 	"strings"
 	"testing"
@@ -27,7 +29,30 @@ func (w *world) conflicted(p fakegithub.Pull) {
 	w.T.Helper()
 	f := false
 	w.GH.SetMergeable(repo, p.Number, &f)
+	// The released PR's look may be under way, with the PR read mergeable
+	// already: the green check below would let it merge (a CI run under
+	// load did). Evaluations of one PR run one at a time under its lease,
+	// so once an evaluation that started after the change has read the PR,
+	// none reads the old answer any more. A check event for a head the PR
+	// never had starts one that reads the PR and merges nothing (stale).
+	reads := w.prReads(p)
+	other := p
+	other.HeadSHA = strings.Repeat("0", 40)
+	w.CheckRun(other, "success")
+	w.Eventually(30*time.Second, func() bool { return w.prReads(p) > reads }, "no evaluation read the PR after the conflict")
 	w.CheckRun(p, "success")
+}
+
+// prReads counts the GETs of the PR itself: each evaluation makes one,
+// under the PR's lease, first.
+func (w *world) prReads(p fakegithub.Pull) int {
+	path, n := fmt.Sprintf("/repos/%s/pulls/%d", repo, p.Number), 0
+	for _, c := range w.GH.Calls() {
+		if c.Method == http.MethodGet && c.Path == path {
+			n++
+		}
+	}
+	return n
 }
 
 // A PR behind a base that git merges alone is updated with a merge commit
