@@ -553,13 +553,8 @@ func (s *sim) settle(ctx context.Context) error {
 				return s.fail("sweep: %v", err)
 			}
 		}
-		for range 60 {
-			if err := s.work(ctx, -1, false); err != nil {
-				return err
-			}
-			if err := s.check(ctx); err != nil {
-				return err
-			}
+		if err := s.drain(ctx); err != nil {
+			return err
 		}
 	}
 	if err := s.sits(ctx); err != nil {
@@ -596,6 +591,19 @@ func (s *sim) settle(ctx context.Context) error {
 		}
 	}
 	return s.fail("issue #%d ends without a Warden label", s.issue)
+}
+
+// drain runs what the quiet world has queued, checking after each task.
+func (s *sim) drain(ctx context.Context) error {
+	for range 60 {
+		if err := s.work(ctx, -1, false); err != nil {
+			return err
+		}
+		if err := s.check(ctx); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func (s *sim) isHeld(ctx context.Context) bool {

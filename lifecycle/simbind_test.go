@@ -159,13 +159,8 @@ func (s *sim) lastRed(ctx context.Context) error {
 	s.gh.FailNext("GET", path, 4, http.StatusForbidden, harness.Fixture(s.t, "github-api/rate-limit-secondary.403.json"), map[string]string{"Retry-After": "0"})
 	s.note("-1  GitHub rate-limits the issue's read")
 	s.checkDone(ctx, -1, "failure")
-	for range 60 {
-		if err := s.work(ctx, -1, false); err != nil {
-			return err
-		}
-		if err := s.check(ctx); err != nil {
-			return err
-		}
+	if err := s.drain(ctx); err != nil {
+		return err
 	}
 	if !s.pull().Merged && !s.reported(head) {
 		return s.fail("the red head %s, rate-limited at its first report, was never reported on the issue", head[:7])

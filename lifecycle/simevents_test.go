@@ -62,7 +62,11 @@ func (s *sim) count(what string) { s.stats[what]++ }
 // send delivers a new event; GitHub sends some twice.
 func (s *sim) send(ctx context.Context, event string, m map[string]any) {
 	b, _ := json.Marshal(m)
-	d := delivery{event: event, body: b}
+	s.post(ctx, delivery{event: event, body: b})
+}
+
+// post delivers d; GitHub sends some twice.
+func (s *sim) post(ctx context.Context, d delivery) {
 	s.deliver(ctx, d)
 	if s.rng.Intn(4) == 0 {
 		s.redeliver = append(s.redeliver, d)
@@ -165,11 +169,7 @@ func (s *sim) prRetry(ctx context.Context, i int) {
 	s.note("%d /warden retry on the PR", i)
 	s.handedOver, s.holdSeen = false, false
 	b, _ := json.Marshal(m)
-	d := delivery{event: "issue_comment", body: b, retry: true}
-	s.deliver(ctx, d)
-	if s.rng.Intn(4) == 0 {
-		s.redeliver = append(s.redeliver, d)
-	}
+	s.post(ctx, delivery{event: "issue_comment", body: b, retry: true})
 }
 
 // handBackSettled: a retry's delivery answered 2xx without a Redis
