@@ -2,7 +2,6 @@ package e2e
 
 import (
 	"fmt"
-	"net/http"
 	"os/exec"
 	"strings"
 	"testing"
@@ -44,15 +43,9 @@ func (w *world) conflicted(p fakegithub.Pull) {
 }
 
 // prReads counts the GETs of the PR itself: each evaluation makes one,
-// under the PR's lease, first.
+// under the PR's lease, first (byStage's evaluations).
 func (w *world) prReads(p fakegithub.Pull) int {
-	path, n := fmt.Sprintf("/repos/%s/pulls/%d", repo, p.Number), 0
-	for _, c := range w.GH.Calls() {
-		if c.Method == http.MethodGet && c.Path == path {
-			n++
-		}
-	}
-	return n
+	return len(byStage(w.GH.Calls(), fmt.Sprintf("/repos/%s/pulls/%d", repo, p.Number))) - 1
 }
 
 // A PR behind a base that git merges alone is updated with a merge commit
