@@ -91,6 +91,29 @@ func (g GitHub) DisableAutoMerge(ctx context.Context, nodeID string) (bool, erro
 	return m.DisablePullRequestAutoMerge.PullRequest.Number != 0, nil
 }
 
+// Bindings reads whether GitHub would merge the PR (node id) by itself: in
+// the merge queue, or auto-merge on. An answer that does not show the PR
+// is an error, never "neither".
+func (g GitHub) Bindings(ctx context.Context, nodeID string) (queued, auto bool, err error) {
+	var q struct {
+		Node struct {
+			PullRequest struct {
+				Number           int
+				IsInMergeQueue   bool
+				AutoMergeRequest *struct{ EnabledAt githubv4.DateTime }
+			} `graphql:"... on PullRequest"`
+		} `graphql:"node(id: $id)"`
+	}
+	if err := githubapp.GraphQL(g.C).Query(ctx, &q, map[string]any{"id": githubv4.ID(nodeID)}); err != nil {
+		return false, false, fmt.Errorf("read the merge queue and auto-merge of %s: %w", nodeID, err)
+	}
+	p := q.Node.PullRequest
+	if p.Number == 0 {
+		return false, false, fmt.Errorf("read the merge queue and auto-merge of %s: the answer does not show the PR", nodeID)
+	}
+	return p.IsInMergeQueue, p.AutoMergeRequest != nil, nil
+}
+
 // Merge merges the PR at head sha with method (the REST call).
 func (g GitHub) Merge(ctx context.Context, owner, name string, n int, method, sha string) (*github.PullRequestMergeResult, *github.Response, error) {
 	return g.C.PullRequests.Merge(ctx, owner, name, n, "", &github.PullRequestOptions{MergeMethod: method, SHA: sha})

@@ -74,10 +74,27 @@ func (l *Lifecycle) undo(ctx context.Context, x *pr, what string, act func() (bo
 		log.Warn("GitHub may still merge the held PR by itself; asking again", "binding", what, "err", err)
 		return fmt.Errorf("take back %s of PR %s/%s#%d: answer %v: %w", what, x.owner, x.name, x.GetNumber(), ok, errUnconfirmed(err))
 	}
+	log.Info("held PR taken back from GitHub's own merging", "binding", what)
+	return l.takenBack(ctx, x, what, intent)
+}
+
+// takenBack records a take-back GitHub confirmed (its answer, or its state
+// read later). Out of the queue, the head no longer counts as queued
+// either: once nothing holds it back (feedback answered without a push),
+// the next evaluation queues it again instead of sitting "already queued".
+func (l *Lifecycle) takenBack(ctx context.Context, x *pr, what, intent string) error {
+	if what == "queue" {
+		return l.leftQueue(ctx, x) // queue.go: the head, the binding, the intent
+	}
+	if on, err := l.bound(ctx, x, what); err != nil || !on {
+		if err == nil {
+			l.confirm(ctx, intent)
+		}
+		return err
+	}
 	if _, err := l.Counter.Incr(ctx, bindKey(x, what+"-off")); err != nil {
 		return err
 	}
-	log.Info("held PR taken back from GitHub's own merging", "binding", what)
 	l.confirm(ctx, intent)
 	return nil
 }

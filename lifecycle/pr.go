@@ -102,6 +102,9 @@ func (l *Lifecycle) evaluate(ctx context.Context, c *github.Client, x *pr, p job
 			return err
 		}
 	}
+	if err := l.settleTakeBacks(ctx, c, x, log); err != nil { // takeback.go
+		return err
+	}
 	stop, err := l.branchWork(ctx, c, x, log)
 	if err != nil {
 		return err

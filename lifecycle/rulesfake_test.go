@@ -3,6 +3,7 @@ package lifecycle
 import (
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -23,6 +24,9 @@ type gateRules struct {
 	methods    []string      // merge_method of each merge call
 	graphql    []string      // GraphQL mutations received
 	gqlAnswer  string        // body answered to GraphQL; "" a queued entry
+	gql502     int           // the next GraphQL requests answered 502
+	queued     bool          // GitHub's state: in the merge queue (an enqueue answered with an entry)
+	autoMerge  bool          // GitHub's state: auto-merge on
 	config     string        // .github/warden.yml; "" none
 }
 
@@ -99,24 +103,43 @@ func (g *gateGH) serveRules(w http.ResponseWriter, r *http.Request, path string)
 			return true
 		}
 		g.rules.graphql = append(g.rules.graphql, q.Query)
-		ans := g.rules.gqlAnswer
-		switch {
-		case strings.Contains(q.Query, "enablePullRequestAutoMerge"):
-			ans = `{"data":{"enablePullRequestAutoMerge":{"pullRequest":{"number":3}}}}`
-		case strings.Contains(q.Query, "disablePullRequestAutoMerge"):
-			ans = `{"data":{"disablePullRequestAutoMerge":{"pullRequest":{"number":3}}}}`
-		case strings.Contains(q.Query, "dequeuePullRequest"):
-			ans = `{"data":{"dequeuePullRequest":{"mergeQueueEntry":{"state":"QUEUED"}}}}`
-		}
-		if ans == "" {
-			ans = `{"data":{"enqueuePullRequest":{"mergeQueueEntry":{"position":1,"state":"QUEUED"}}}}`
+		if g.rules.gql502 > 0 {
+			g.rules.gql502--
+			writeGate(w, 502, map[string]string{"message": "Server Error"})
+			return true
 		}
 		w.Header().Set("Content-Type", "application/json")
-		_, _ = w.Write([]byte(ans))
+		_, _ = w.Write([]byte(g.rules.answerGQL(q.Query)))
 	default:
 		return false
 	}
 	return true
+}
+
+// answerGQL answers a GraphQL request and keeps GitHub's state of the
+// PR's bindings: the merge queue and auto-merge.
+func (r *gateRules) answerGQL(query string) string {
+	switch {
+	case strings.Contains(query, "isInMergeQueue"):
+		auto := "null"
+		if r.autoMerge {
+			auto = `{"enabledAt":"2026-11-29T10:00:00Z"}`
+		}
+		return fmt.Sprintf(`{"data":{"node":{"number":3,"isInMergeQueue":%v,"autoMergeRequest":%s}}}`, r.queued, auto)
+	case strings.Contains(query, "enablePullRequestAutoMerge"):
+		r.autoMerge = true
+		return `{"data":{"enablePullRequestAutoMerge":{"pullRequest":{"number":3}}}}`
+	case strings.Contains(query, "disablePullRequestAutoMerge"):
+		r.autoMerge = false
+		return `{"data":{"disablePullRequestAutoMerge":{"pullRequest":{"number":3}}}}`
+	case strings.Contains(query, "dequeuePullRequest"):
+		r.queued = false
+		return `{"data":{"dequeuePullRequest":{"mergeQueueEntry":{"state":"QUEUED"}}}}`
+	case r.gqlAnswer != "":
+		return r.gqlAnswer
+	}
+	r.queued = true
+	return `{"data":{"enqueuePullRequest":{"mergeQueueEntry":{"position":1,"state":"QUEUED"}}}}`
 }
 
 // refuseMerge answers a merge call with the next refusal, if any.

@@ -26,7 +26,9 @@ func (s *sim) wardenPush(ctx context.Context, what string) string {
 	} else if s.handedOver && s.holdSeen {
 		s.broken = append(s.broken, fmt.Sprintf("%s pushed onto a branch a person pushed to since the last `/warden retry` (the hold was lifted anyway)", what))
 	}
-	return s.commit("warden")
+	sha := s.commit("warden")
+	s.queueDropsOnPush(ctx)
+	return sha
 }
 
 // sawHold notes when the store holds the branch for the latest person's

@@ -104,10 +104,20 @@ func (s *sim) queueStep(ctx context.Context, i int) {
 }
 
 // queueDropsOnPush: GitHub removes a PR whose head moved from the queue.
+// Its event is sometimes lost (GitHub does not redeliver on its own):
+// Warden must not rest on it (soak seed 8002, takeback.go).
 func (s *sim) queueDropsOnPush(ctx context.Context) {
-	if s.gh.Queued(repo, s.pr) {
-		s.drop(ctx, -1, "its head moved")
+	if !s.gh.Queued(repo, s.pr) {
+		return
 	}
+	if s.rng.Intn(3) > 0 {
+		s.drop(ctx, -1, "its head moved")
+		return
+	}
+	s.dropped[s.pull().QueuedHead] = true
+	s.gh.Dequeue(repo, s.pr, false)
+	s.note("-1 the merge queue removed the PR (its head moved); its event is lost")
+	s.count("dropped by the queue, event lost")
 }
 
 // drop removes the PR from the queue and sends merge_group destroyed.

@@ -1,6 +1,7 @@
 package fakegithub
 
 import (
+	"fmt"
 	"net/http"
 	"strings"
 )
@@ -92,4 +93,21 @@ func (a autoMergeState) settings(m map[string]any) {
 	if a.allow {
 		m["allow_auto_merge"] = true
 	}
+}
+
+// bindingsQuery answers a read of a PR node's merge queue membership and
+// auto-merge request (autoMergeRequest is null while auto-merge is off).
+func (s *Server) bindingsQuery(w http.ResponseWriter, vars map[string]any) {
+	id, _ := vars["id"].(string)
+	rp, p := s.pullByNodeID(id)
+	if p == nil {
+		writeJSON(w, 200, gqlNotFound(map[string]any{"node": nil}, fmt.Sprintf("Could not resolve to a node with the global id of '%s'", id), "node"))
+		return
+	}
+	var auto any
+	if p.AutoMerge {
+		auto = map[string]any{"enabledAt": "2026-01-01T00:00:00Z"}
+	}
+	writeJSON(w, 200, map[string]any{"data": map[string]any{"node": map[string]any{
+		"number": p.Number, "isInMergeQueue": rp.rules.queue[p.Number], "autoMergeRequest": auto}}})
 }

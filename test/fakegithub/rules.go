@@ -201,6 +201,10 @@ func (s *Server) graphql(w http.ResponseWriter, r *http.Request) {
 		s.labelSwap(w, req.Variables)
 		return
 	}
+	if strings.Contains(req.Query, "isInMergeQueue") {
+		s.bindingsQuery(w, req.Variables)
+		return
+	}
 	input, _ := req.Variables["input"].(map[string]any)
 	id, _ := input["pullRequestId"].(string)
 	if strings.Contains(req.Query, "dequeuePullRequest") {
