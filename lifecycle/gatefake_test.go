@@ -174,6 +174,10 @@ func (g *gateGH) serve(w http.ResponseWriter, r *http.Request) {
 		}
 		g.page(w, r, append(open, g.pull), "")
 	case r.Method == "GET" && path == "/pulls/3":
+		g.pull["auto_merge"] = nil
+		if g.rules.autoMerge { // as GitHub shows it (pull-request-simple's auto-merge)
+			g.pull["auto_merge"] = map[string]any{"enabled_by": map[string]any{"login": gateBot}, "merge_method": "merge", "commit_title": "", "commit_message": ""}
+		}
 		writeGate(w, 200, g.pull)
 	case r.Method == "GET" && strings.HasPrefix(path, "/contents/"):
 		writeGate(w, 404, map[string]string{"message": "Not Found"})

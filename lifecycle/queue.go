@@ -28,7 +28,7 @@ func (l *Lifecycle) enqueue(ctx context.Context, c *github.Client, x *pr, rules 
 		log.Info("already in the merge queue", "sha", sha)
 		return nil
 	}
-	if on, err := l.bound(ctx, x, "automerge"); err != nil || on {
+	if on, err := l.autoMergeOn(ctx, x, log); err != nil || on {
 		return err // GitHub enters it by itself (confirmed on, not taken back)
 	}
 	gh := effects.GitHub{C: c}
@@ -67,6 +67,20 @@ func (l *Lifecycle) enqueue(ctx context.Context, c *github.Client, x *pr, rules 
 	l.confirm(ctx, intent)
 	log.Info("PR enqueued", "sha", sha, "position", e.Position, "state", e.State)
 	return l.mergeNote(ctx, c, x, fmt.Sprintf("PR #%d is in the merge queue (position %d): the branch's rules require it; the queue merges it once its checks pass.", x.GetNumber(), e.Position))
+}
+
+// autoMergeOn: Warden turned auto-merge on, and the PR as read still shows
+// it. GitHub turns it off by itself (a push by someone without write
+// access, a base branch change) and a maintainer may: then the binding is
+// counted off and the PR judged anew, instead of waiting for good on an
+// auto-merge that is no longer there.
+func (l *Lifecycle) autoMergeOn(ctx context.Context, x *pr, log *slog.Logger) (bool, error) {
+	on, err := l.bound(ctx, x, "automerge")
+	if err != nil || !on || x.GetAutoMerge() != nil {
+		return on, err
+	}
+	log.Info("the auto-merge Warden turned on is off on GitHub; judging the PR anew")
+	return false, l.takenBack(ctx, x, "automerge", effectKey(x, "automerge-off", ""))
 }
 
 // dequeued reports a PR the merge queue removed without merging it like a

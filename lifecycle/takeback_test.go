@@ -147,3 +147,27 @@ func TestATakenBackHeadIsQueuedAgain(t *testing.T) {
 		}
 	}
 }
+
+// GitHub turns auto-merge off by itself (a push by someone without write
+// access, a base branch change), and a maintainer may: the green, unheld
+// PR then sat, Warden still counting it as bound ("GitHub enters it by
+// itself"). The PR as read shows auto-merge off: the binding is counted
+// off and the PR judged anew.
+func TestAutoMergeGitHubTurnedOffIsNotWaitedOn(t *testing.T) {
+	g := newGateGH(t)
+	g.run("ci", "completed", "success")
+	g.requireQueue()
+	g.autoMergeInstead(t)
+	l := g.lifecycle()
+	g.evaluate(t, l)
+	n := len(g.rules.graphql)
+	g.evaluate(t, l) // still on: nothing to do
+	if len(g.rules.graphql) != n {
+		t.Fatalf("auto-merge on, yet asked GitHub again: %q", g.rules.graphql[n:])
+	}
+	g.rules.autoMerge = false
+	g.evaluate(t, l)
+	if g.calls(n, "enablePullRequestAutoMerge") != 1 || !g.rules.autoMerge {
+		t.Fatalf("GraphQL after GitHub turned auto-merge off: %q, want it on again", g.rules.graphql[n:])
+	}
+}
