@@ -28,7 +28,7 @@ func (l *Lifecycle) enqueue(ctx context.Context, c *github.Client, x *pr, rules 
 		log.Info("already in the merge queue", "sha", sha)
 		return nil
 	}
-	if on, err := l.autoMergeOn(ctx, x, log); err != nil || on {
+	if on, err := l.autoMergeOn(ctx, c, x, log); err != nil || on {
 		return err // GitHub enters it by itself (confirmed on, not taken back)
 	}
 	gh := effects.GitHub{C: c}
@@ -69,18 +69,29 @@ func (l *Lifecycle) enqueue(ctx context.Context, c *github.Client, x *pr, rules 
 	return l.mergeNote(ctx, c, x, fmt.Sprintf("PR #%d is in the merge queue (position %d): the branch's rules require it; the queue merges it once its checks pass.", x.GetNumber(), e.Position))
 }
 
-// autoMergeOn: Warden turned auto-merge on, and the PR as read still shows
-// it. GitHub turns it off by itself (a push by someone without write
-// access, a base branch change) and a maintainer may: then the binding is
-// counted off and the PR judged anew, instead of waiting for good on an
-// auto-merge that is no longer there.
-func (l *Lifecycle) autoMergeOn(ctx context.Context, x *pr, log *slog.Logger) (bool, error) {
+// autoMergeOn: Warden turned auto-merge on and has nothing more to do for
+// this head. GitHub shows it on: it enters the queue by itself. GitHub
+// shows it off (a maintainer turned it off; GitHub does on a push by
+// someone without write access): the binding is counted off, and the head
+// is left to a maintainer, said once on the issue. Turning it on again
+// would undo a person's choice; waiting silently leaves a green PR unsaid.
+// A new head is judged anew.
+func (l *Lifecycle) autoMergeOn(ctx context.Context, c *github.Client, x *pr, log *slog.Logger) (bool, error) {
+	if n, err := l.Counter.Get(ctx, queuedKey(x, "automerge-gone")); err != nil || n > 0 {
+		return true, err
+	}
 	on, err := l.bound(ctx, x, "automerge")
 	if err != nil || !on || x.GetAutoMerge() != nil {
 		return on, err
 	}
-	log.Info("the auto-merge Warden turned on is off on GitHub; judging the PR anew")
-	return false, l.takenBack(ctx, x, "automerge", effectKey(x, "automerge-off", ""))
+	log.Info("the auto-merge Warden turned on was turned off on GitHub; leaving this head to a maintainer")
+	if err := l.takenBack(ctx, x, "automerge", effectKey(x, "automerge-off", "")); err != nil {
+		return true, err
+	}
+	if _, err := l.Counter.Incr(ctx, queuedKey(x, "automerge-gone")); err != nil {
+		return true, err
+	}
+	return true, l.mergeNote(ctx, c, x, fmt.Sprintf("PR #%d is left to a maintainer: the auto-merge Warden turned on was turned off on GitHub, and Warden does not turn it on again for this head. Merging it, or a new push, moves it on.", x.GetNumber()))
 }
 
 // dequeued reports a PR the merge queue removed without merging it like a

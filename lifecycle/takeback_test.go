@@ -149,11 +149,11 @@ func TestATakenBackHeadIsQueuedAgain(t *testing.T) {
 }
 
 // GitHub turns auto-merge off by itself (a push by someone without write
-// access, a base branch change), and a maintainer may: the green, unheld
-// PR then sat, Warden still counting it as bound ("GitHub enters it by
-// itself"). The PR as read shows auto-merge off: the binding is counted
-// off and the PR judged anew.
-func TestAutoMergeGitHubTurnedOffIsNotWaitedOn(t *testing.T) {
+// access) and a maintainer may: the green, unheld PR then sat silently,
+// Warden still counting it as bound ("GitHub enters it by itself"). The PR
+// as read shows auto-merge off: the binding is counted off, and the head
+// is left to the maintainer, said on the issue, not turned on again.
+func TestAutoMergeTurnedOffOnGitHubIsSaidAndRespected(t *testing.T) {
 	g := newGateGH(t)
 	g.run("ci", "completed", "success")
 	g.requireQueue()
@@ -166,8 +166,15 @@ func TestAutoMergeGitHubTurnedOffIsNotWaitedOn(t *testing.T) {
 		t.Fatalf("auto-merge on, yet asked GitHub again: %q", g.rules.graphql[n:])
 	}
 	g.rules.autoMerge = false
+	out := g.evaluate(t, l)
+	if !strings.Contains(out, "turned off on GitHub") {
+		t.Fatalf("status comment %q does not say auto-merge was turned off", out)
+	}
 	g.evaluate(t, l)
-	if g.calls(n, "enablePullRequestAutoMerge") != 1 || !g.rules.autoMerge {
-		t.Fatalf("GraphQL after GitHub turned auto-merge off: %q, want it on again", g.rules.graphql[n:])
+	if c := g.calls(n, "AutoMerge"); c != 0 || g.rules.autoMerge {
+		t.Fatalf("GraphQL after auto-merge was turned off on GitHub: %q, want it left off", g.rules.graphql[n:])
+	}
+	if bound, err := l.Bound(context.Background(), gateRepo, gateIssue, 3); err != nil || bound {
+		t.Fatalf("Bound = %v (%v) once GitHub shows auto-merge off, want false", bound, err)
 	}
 }
