@@ -2,7 +2,6 @@ package lifecycle
 
 import (
 	"context"
-	"fmt"
 	"log/slog"
 
 	"github.com/google/go-github/v60/github"
@@ -29,7 +28,12 @@ func (l *Lifecycle) settleTakeBacks(ctx context.Context, c *github.Client, x *pr
 	}
 	queued, auto, err := effects.GitHub{C: c}.Bindings(ctx, x.GetNodeID())
 	if err != nil {
-		return fmt.Errorf("settle take-backs of PR %s/%s#%d: %w", x.owner, x.name, x.GetNumber(), err)
+		// Nothing is settled on a guess: the intent stays pending for the
+		// next evaluation or the sweeper. The evaluation goes on (a hold or
+		// feedback takes the PR back again in branchWork), so a GitHub
+		// without these fields (an older Enterprise Server) stops no merge.
+		log.Warn("merge queue and auto-merge state not read; the take-back stays pending", "err", err)
+		return nil
 	}
 	on := map[string]bool{"queue": queued, "automerge": auto}
 	for _, what := range owed {

@@ -103,15 +103,14 @@ func TestATakeBackNoLongerOwedLeavesTheJournal(t *testing.T) {
 	}
 }
 
-// A take-back whose answer is lost leaves the intent pending: the next
-// evaluation reads GitHub's state instead of confirming from a guess.
+// GitHub's state of the PR cannot be read (a 502; an Enterprise Server
+// without the fields): nothing is settled on a guess, the intent stays
+// pending, and the evaluation goes on (it merges nothing by it).
 func TestAnUnreadableBindingReadKeepsTheTakeBackPending(t *testing.T) {
 	g, l := takeBackWorld(t, false)
 	g.rules.queued = false
 	g.rules.gql502 = 1 // the state read itself
-	if err := g.evaluateErr(l); err == nil {
-		t.Fatal("GitHub's state could not be read, yet the evaluation succeeded")
-	}
+	g.evaluate(t, l)
 	if pending, err := l.Effects.Pending(context.Background(), queueOff); err != nil || !pending {
 		t.Fatalf("take-back pending = %v (%v) after a failed read, want still pending", pending, err)
 	}
