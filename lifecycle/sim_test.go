@@ -553,7 +553,7 @@ func (s *sim) settle(ctx context.Context) error {
 				return s.fail("sweep: %v", err)
 			}
 		}
-		if err := s.drain(ctx); err != nil {
+		if err := s.drainGreen(ctx); err != nil {
 			return err
 		}
 	}
@@ -602,6 +602,23 @@ func (s *sim) drain(ctx context.Context) error {
 		if err := s.check(ctx); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// drainGreen drains the queues, and CI ends green on each head Warden
+// pushed meanwhile (a follow-up answering the last feedback): the PR's
+// last head is judged too, not left without CI, where sits could not
+// tell a PR Warden stranded from one still waiting for its checks.
+func (s *sim) drainGreen(ctx context.Context) error {
+	for range 3 {
+		if err := s.drain(ctx); err != nil {
+			return err
+		}
+		if s.merged || s.checks[s.head()] != "" {
+			return nil
+		}
+		s.checkDone(ctx, -1, "success")
 	}
 	return nil
 }
