@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"maps"
 	"math/rand"
 	"os"
 	"os/exec"
@@ -164,16 +165,19 @@ func (f *flakyQueue) EnqueueRun(ctx context.Context, p jobs.RunPayload, o ...asy
 // sim is one seed's world.
 type sim struct {
 	*simEnv
-	rng       *rand.Rand
-	issue     int
-	pr        int
-	branch    string
-	q         *jobs.Queue
-	store     *followup.Store
-	life      *Lifecycle
-	fu        *followup.Runner
-	router    *webhooks.Router
-	comments  map[int64]bool // inline comments stored as feedback
+	rng      *rand.Rand
+	issue    int
+	pr       int
+	branch   string
+	q        *jobs.Queue
+	store    *followup.Store
+	life     *Lifecycle
+	fu       *followup.Runner
+	router   *webhooks.Router
+	comments map[int64]bool // inline comments stored as feedback
+	// hollow: comments a follow-up that changed nothing answered with its
+	// outcome (Finish, no thread reply)
+	hollow    map[int64]bool
 	redeliver []delivery
 	human     []string // commits pushed by people
 	// handedOver: a person pushed and no writer has said `/warden retry`
@@ -208,7 +212,7 @@ func (s *sim) fail(format string, a ...any) error {
 
 func (e *simEnv) run(seed int64, steps int) error {
 	ctx := context.Background()
-	s := &sim{simEnv: e, rng: rand.New(rand.NewSource(seed)), issue: int(seed % 100000), comments: map[int64]bool{},
+	s := &sim{simEnv: e, rng: rand.New(rand.NewSource(seed)), issue: int(seed % 100000), comments: map[int64]bool{}, hollow: map[int64]bool{},
 		clock: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), mergedAfter: -1,
 		checks: map[string]string{}, looked: map[string]bool{}, dropped: map[string]bool{}, app: &midEvalApp{App: e.app}}
 	s.q = jobs.NewQueue(e.be)
@@ -376,6 +380,17 @@ func (s *sim) attempt(ctx context.Context, h pipeline.Host, t pipeline.Task) pip
 	if s.head() != fh.Expect { // PushOnto's lease refuses
 		release()
 		return pipeline.Result{Record: outcome.Record{Outcome: outcome.Escalated, Summary: "the branch moved"}}
+	}
+	if s.rng.Intn(8) == 0 { // the model changed nothing: the feedback is answered by the outcome, the head stays
+		release()
+		for id := range s.comments {
+			k := followup.Item{Kind: followup.KindInline, ID: id}.Key()
+			if in, _ := s.direct.HExists(ctx, fmt.Sprintf("warden:followup:%s#%d:inflight", repo, s.pr), k).Result(); in {
+				s.hollow[id] = true
+			}
+		}
+		s.count("follow-up changed nothing")
+		return pipeline.Result{Record: outcome.Record{Outcome: outcome.Escalated, FailureClass: outcome.Hollow, Summary: "the follow-up changed nothing on the branch"}}
 	}
 	sha := s.wardenPush(ctx, "a follow-up")
 	fh.Pushed = sha
@@ -575,10 +590,7 @@ func (s *sim) settle(ctx context.Context) error {
 		return s.fail("the PR stays busy with nothing left to run")
 	}
 	if held == "" && !s.merged {
-		replied := map[int64]bool{}
-		for _, c := range s.gh.ReviewComments(repo, s.pr) {
-			replied[c.InReplyTo] = true
-		}
+		replied := s.replied()
 		for id := range s.comments {
 			if !replied[id] {
 				return s.fail("comment %d never answered", id)
@@ -621,6 +633,16 @@ func (s *sim) drainGreen(ctx context.Context) error {
 		s.checkDone(ctx, -1, "success")
 	}
 	return nil
+}
+
+// replied: comments answered in their thread, or by the outcome of a
+// follow-up that changed nothing.
+func (s *sim) replied() map[int64]bool {
+	out := maps.Clone(s.hollow)
+	for _, c := range s.gh.ReviewComments(repo, s.pr) {
+		out[c.InReplyTo] = true
+	}
+	return out
 }
 
 func (s *sim) isHeld(ctx context.Context) bool {

@@ -113,10 +113,7 @@ func (s *sim) settleCancel(ctx context.Context) error {
 	if !s.wk.canceled {
 		return nil
 	}
-	replied := map[int64]bool{}
-	for _, c := range s.gh.ReviewComments(repo, s.pr) {
-		replied[c.InReplyTo] = true
-	}
+	replied := s.replied()
 	for id := range s.comments {
 		k := followup.Item{Kind: followup.KindInline, ID: id}.Key()
 		pending, _ := s.direct.HExists(ctx, fmt.Sprintf("warden:followup:%s#%d:pending", repo, s.pr), k).Result()
