@@ -86,14 +86,14 @@ func (l *Lifecycle) takenBack(ctx context.Context, x *pr, what, intent string) e
 	if what == "queue" {
 		return l.leftQueue(ctx, x) // queue.go: the head, the binding, the intent
 	}
-	if on, err := l.bound(ctx, x, what); err != nil || !on {
-		if err == nil {
-			l.confirm(ctx, intent)
-		}
+	on, err := l.bound(ctx, x, what)
+	if err != nil {
 		return err
 	}
-	if _, err := l.Counter.Incr(ctx, bindKey(x, what+"-off")); err != nil {
-		return err
+	if on {
+		if _, err := l.Counter.Incr(ctx, bindKey(x, what+"-off")); err != nil {
+			return err
+		}
 	}
 	l.confirm(ctx, intent)
 	return nil

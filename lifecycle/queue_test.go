@@ -17,14 +17,29 @@ func (g *gateGH) requireQueue() {
 		"max_entries_to_merge": 5, "merge_method": "SQUASH", "min_entries_to_merge": 1, "min_entries_to_merge_wait_minutes": 5})
 }
 
-func (g *gateGH) enqueues() int {
+func (g *gateGH) enqueues() int { return g.calls(0, "enqueuePullRequest") }
+
+// calls counts the GraphQL requests since the since-th that name what.
+func (g *gateGH) calls(since int, what string) int {
 	n := 0
-	for _, q := range g.rules.graphql {
-		if strings.Contains(q, "enqueuePullRequest") {
+	for _, q := range g.rules.graphql[since:] {
+		if strings.Contains(q, what) {
 			n++
 		}
 	}
 	return n
+}
+
+// greenQueued is a green PR whose branch requires the merge queue; auto:
+// the queue refuses it and the repository allows auto-merge.
+func greenQueued(t *testing.T, auto bool) *gateGH {
+	g := newGateGH(t)
+	g.run("ci", "completed", "success")
+	g.requireQueue()
+	if auto {
+		g.autoMergeInstead(t)
+	}
+	return g
 }
 
 // #38 (1): one failed enqueue must not strand the PR. The first call meets
@@ -121,10 +136,7 @@ func TestHoldTakesThePRBackFromGitHub(t *testing.T) {
 // merge) stops the merge at the re-check, and must also turn auto-merge
 // off: GitHub would otherwise merge behind the feedback.
 func TestFeedbackDuringTheEvaluationTakesThePRBack(t *testing.T) {
-	g := newGateGH(t)
-	g.run("ci", "completed", "success")
-	g.requireQueue()
-	g.autoMergeInstead(t)
+	g := greenQueued(t, true)
 	l := g.lifecycle()
 	l.Followups = followup.NewStore(redis.NewClient(&redis.Options{Addr: harness.RedisAddr(t), DB: harness.RedisDB(t)}))
 	g.evaluate(t, l)   // auto-merge on

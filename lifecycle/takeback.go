@@ -74,8 +74,11 @@ func (l *Lifecycle) owedTakeBacks(ctx context.Context, x *pr) ([]string, error) 
 // wantsTakeBack: the PR is held, or busy with feedback or a run; an
 // unreadable state wants it (fail closed: the take-back stays pending).
 func (l *Lifecycle) wantsTakeBack(ctx context.Context, x *pr, log *slog.Logger) bool {
-	if l.held(ctx, x, log) || l.Followups == nil {
-		return l.Followups != nil
+	if l.Followups == nil {
+		return false
+	}
+	if l.held(ctx, x, log) {
+		return true
 	}
 	busy, err := l.Followups.Busy(ctx, x.owner+"/"+x.name, x.GetNumber())
 	return err != nil || busy

@@ -16,12 +16,7 @@ const queueOff = "queue-off:" + gateRepo + "#3:"
 // GitHub to stop merging it, and the follow-up has since answered it.
 func takeBackWorld(t *testing.T, auto bool) (*gateGH, *Lifecycle) {
 	t.Helper()
-	g := newGateGH(t)
-	g.run("ci", "completed", "success")
-	g.requireQueue()
-	if auto {
-		g.autoMergeInstead(t)
-	}
+	g := greenQueued(t, auto)
 	be, q := testQueue(t)
 	l := g.lifecycle()
 	l.Queue, l.Followups, l.Effects = q, followup.NewStore(be.RDB), effects.New(be.RDB)
@@ -43,16 +38,6 @@ func takeBackWorld(t *testing.T, auto bool) (*gateGH, *Lifecycle) {
 		t.Fatal(err)
 	}
 	return g, l
-}
-
-func (g *gateGH) calls(since int, what string) int {
-	n := 0
-	for _, q := range g.rules.graphql[since:] {
-		if strings.Contains(q, what) {
-			n++
-		}
-	}
-	return n
 }
 
 // Soak seed 8002 (#38): a take-back GitHub answered 502 stayed pending
@@ -153,10 +138,7 @@ func TestATakenBackHeadIsQueuedAgain(t *testing.T) {
 // as read shows auto-merge off: the binding is counted off, and the head
 // is left to the maintainer, said on the issue, not turned on again.
 func TestAutoMergeTurnedOffOnGitHubIsSaidAndRespected(t *testing.T) {
-	g := newGateGH(t)
-	g.run("ci", "completed", "success")
-	g.requireQueue()
-	g.autoMergeInstead(t)
+	g := greenQueued(t, true)
 	l := g.lifecycle()
 	g.evaluate(t, l)
 	n := len(g.rules.graphql)
