@@ -6,6 +6,8 @@ package world
 import (
 	"fmt"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -83,6 +85,16 @@ func New(t testing.TB, files map[string]string, opts ...Option) *World {
 	delete(env, TagsKey)
 	w.Env, w.Bin = env, bin
 	w.Bot = harness.StartBinary(t, bin, env)
+	if dir := os.Getenv("WORLD_LOGS"); dir != "" {
+		// The failure message holds the logs' tail only; a flaky failure in
+		// CI needs all of them.
+		t.Cleanup(func() {
+			if t.Failed() {
+				name := strings.NewReplacer("/", "_", " ", "_").Replace(t.Name())
+				_ = os.WriteFile(filepath.Join(dir, fmt.Sprintf("%s-%d.log", name, time.Now().UnixNano())), []byte(w.Bot.Logs()), 0o644)
+			}
+		})
+	}
 	return w
 }
 
