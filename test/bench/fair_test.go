@@ -27,7 +27,7 @@ func labelIn(w *world.World, repo string, n int) time.Time {
 	w.GH.AddIssue(repo, n, title, body, "alice", "warden:maintenance")
 	req := harness.LabeledDelivery(w.T, harness.LabeledOptions{
 		URL: w.Bot.URL() + "/webhooks", Secret: world.Secret, DeliveryID: fmt.Sprintf("fair-%s-%d", repo, n),
-		Repo: repo, CloneURL: w.GH.Repo(repo).CloneURL, Installation: world.Inst, Issue: n,
+		Repo: repo, CloneURL: w.GH.Repo(repo).CloneURL, RepoID: w.GH.Repo(repo).ID, Installation: world.Inst, Issue: n,
 		Title: title, Body: body, Label: "warden:maintenance", Sender: "alice",
 	})
 	t0 := time.Now()

@@ -65,8 +65,12 @@ func NewDelivery(url, event, id string, body []byte, secret string) *http.Reques
 
 // LabeledOptions shape an issues.labeled delivery.
 type LabeledOptions struct {
-	URL, Secret, DeliveryID    string
-	Repo, CloneURL             string
+	URL, Secret, DeliveryID string
+	Repo, CloneURL          string
+	// RepoID is the repository's id as the fake GitHub's API gives it; zero
+	// keeps the example's. Warden takes a name whose id changed for another
+	// repository and drops what it keeps under the name.
+	RepoID                     int64
 	Installation               int64
 	Issue                      int
 	Title, Body, Label, Sender string
@@ -95,6 +99,9 @@ func LabeledDelivery(t testing.TB, o LabeledOptions) *http.Request {
 	repo := m["repository"].(map[string]any)
 	repo["full_name"], repo["name"], repo["clone_url"], repo["default_branch"] = o.Repo, name, o.CloneURL, "main"
 	repo["owner"].(map[string]any)["login"] = owner
+	if o.RepoID != 0 {
+		repo["id"] = o.RepoID
+	}
 	issue := m["issue"].(map[string]any)
 	issue["number"], issue["title"], issue["body"], issue["id"] = o.Issue, o.Title, o.Body, 1000+o.Issue
 	issue["labels"] = []any{map[string]any{"name": o.Label}}

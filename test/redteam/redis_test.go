@@ -53,7 +53,7 @@ func TestRedisForgedCloneURLGetsNoToken(t *testing.T) {
 	w.GH.AddIssue(world.Repo, n, "Add returns the difference", "fix it", "alice", "warden:maintenance")
 	resp, err := http.DefaultClient.Do(harness.LabeledDelivery(t, harness.LabeledOptions{
 		URL: w.Bot.URL() + "/webhooks", Secret: world.Secret, DeliveryID: "forged-clone-url", Repo: world.Repo,
-		CloneURL: evil.URL + "/acme/calc.git", Installation: world.Inst, Issue: n,
+		CloneURL: evil.URL + "/acme/calc.git", RepoID: w.GH.Repo(world.Repo).ID, Installation: world.Inst, Issue: n,
 		Title: "Add returns the difference", Body: "fix it", Label: "warden:maintenance", Sender: "alice",
 	}))
 	if err != nil {

@@ -189,3 +189,35 @@ func TestTrustedRetryInstructionsComeFromBase(t *testing.T) {
 
 // followBlockTrusted changes the fixed Add, as a run continuing the PR would.
 const followBlockTrusted = "calc/calc.go\n<<<<<<< SEARCH\n\treturn a + b\n=======\n\tsum := a + b\n\treturn sum\n>>>>>>> REPLACE\n"
+
+// A follow-up queued by Warden itself (here a red check's fix; in
+// TestTrustedSetupNeverRunsModelCodeOnFollowup's flaky CI run, an
+// evaluation that found the feedback waiting) runs the default branch's
+// setup into the same caches: its payload names the repository by the
+// id GitHub's API gives, which the webhooks carry too. A world whose
+// webhooks named another id made Warden take the repository for a renamed
+// one and wipe its caches between the runs.
+func TestTrustedSetupRunsOnAFollowupWardenQueued(t *testing.T) {
+	w := world.New(t, world.WithFiles(map[string]string{
+		"scripts/setup.sh":   trustedSetup,
+		".github/warden.yml": "setup: sh scripts/setup.sh\nmaintenance: {max_files: 3}\n",
+	}))
+	w.Model.Script(func(req fakemodel.Request) fakemodel.Reply {
+		if strings.Contains(req.Prompt, "needs a follow-up") {
+			return world.Text(world.FixBlock)
+		}
+		return world.HappyScript(req)
+	})
+	const n = 44
+	w.Label(n, "Add returns the difference", "calc.Add(2, 3) returns -1.", "warden:maintenance", "alice")
+	if rec := w.OutcomeOf(n, 120*time.Second); rec.Outcome != outcome.Completed {
+		t.Fatalf("first attempt: %+v", rec)
+	}
+	p := w.Pull()
+	w.CheckRun(p, "failure")
+	setupLog := filepath.Join(w.Env["WARDEN_DATA_DIR"], "caches", world.Owner, world.Name, "setup-log")
+	w.Eventually(120*time.Second, func() bool { return trustedOutcomes(w, p) >= 1 }, "no follow-up outcome on the PR")
+	if b, _ := os.ReadFile(setupLog); string(b) != strings.Repeat("setup from the default branch\n", 2) {
+		t.Fatalf("the caches did not carry over from the first attempt to the follow-up Warden queued: setup log %q\n%s", b, world.Tail(w.Bot.Logs(), 3000))
+	}
+}

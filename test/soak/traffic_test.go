@@ -106,7 +106,7 @@ func (s *sender) do(req *http.Request) (int, error) {
 func (s *sender) label(is issue, action, id string) (int, error) {
 	return s.do(harness.LabeledDelivery(s.w.T, harness.LabeledOptions{
 		URL: s.w.Bot.URL() + "/webhooks", Secret: world.Secret, DeliveryID: id, Repo: world.Repo,
-		CloneURL: s.w.GH.Repo(world.Repo).CloneURL, Installation: world.Inst, Issue: is.n,
+		CloneURL: s.w.GH.Repo(world.Repo).CloneURL, RepoID: s.w.GH.Repo(world.Repo).ID, Installation: world.Inst, Issue: is.n,
 		Title: is.title(), Body: body, Label: trigger, Sender: "alice", Action: action,
 		UpdatedAt: time.Now().Add(time.Duration(s.events.Add(1)) * time.Millisecond), // another event each time
 	}))
@@ -120,7 +120,7 @@ func (s *sender) comment(is issue, body string) (int, error) {
 	}
 	m["installation"] = map[string]any{"id": world.Inst, "node_id": "test"}
 	r := m["repository"].(map[string]any)
-	r["full_name"], r["name"] = world.Repo, world.Name
+	r["id"], r["full_name"], r["name"] = s.w.GH.Repo(world.Repo).ID, world.Repo, world.Name
 	r["clone_url"], r["default_branch"] = s.w.GH.Repo(world.Repo).CloneURL, "main"
 	r["owner"].(map[string]any)["login"] = world.Owner
 	var labels []any

@@ -56,15 +56,35 @@ func (w *World) Payload(fixture string, mutate func(m map[string]any)) []byte {
 		w.T.Fatal(err)
 	}
 	m["installation"] = map[string]any{"id": Inst, "node_id": "test"}
-	r := m["repository"].(map[string]any)
-	r["full_name"], r["name"] = Repo, Name
-	r["clone_url"], r["default_branch"] = w.GH.Repo(Repo).CloneURL, "main"
-	r["owner"].(map[string]any)["login"] = Owner
+	w.asRepo(m["repository"])
+	if pr, ok := m["pull_request"].(map[string]any); ok {
+		for _, side := range []string{"base", "head"} {
+			if ref, ok := pr[side].(map[string]any); ok {
+				w.asRepo(ref["repo"])
+			}
+		}
+	}
 	if mutate != nil {
 		mutate(m)
 	}
 	b, _ := json.Marshal(m)
 	return b
+}
+
+// asRepo makes an example's repository object the world's, as GitHub
+// would send it: the API's id above all, since Warden takes a name whose
+// id changed for another repository and drops what it keeps under it.
+func (w *World) asRepo(v any) {
+	r, ok := v.(map[string]any)
+	if !ok {
+		return
+	}
+	rp := w.GH.Repo(Repo)
+	r["id"], r["full_name"], r["name"] = rp.ID, Repo, Name
+	r["clone_url"], r["default_branch"] = rp.CloneURL, "main"
+	if o, ok := r["owner"].(map[string]any); ok {
+		o["login"] = Owner
+	}
 }
 
 // Comment delivers issue_comment.created on issue n, with its current labels.

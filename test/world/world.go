@@ -113,7 +113,7 @@ func (w *World) Label(n int, title, body, label, sender string) int {
 	w.NextID++
 	req := harness.LabeledDelivery(w.T, harness.LabeledOptions{
 		URL: w.Bot.URL() + "/webhooks", Secret: Secret, DeliveryID: fmt.Sprintf("delivery-%d-%d", n, w.NextID), Repo: Repo,
-		CloneURL: w.GH.Repo(Repo).CloneURL, Installation: Inst, Issue: n, Title: title, Body: body, Label: label, Sender: sender,
+		CloneURL: w.GH.Repo(Repo).CloneURL, RepoID: w.GH.Repo(Repo).ID, Installation: Inst, Issue: n, Title: title, Body: body, Label: label, Sender: sender,
 		UpdatedAt: time.Now().Add(time.Duration(w.NextID) * time.Millisecond), // each Label is another event
 	})
 	resp, err := http.DefaultClient.Do(req)
@@ -128,7 +128,7 @@ func (w *World) Label(n int, title, body, label, sender string) int {
 func (w *World) LabeledRequest(n int, id, title, body, label, sender string) *http.Request {
 	return harness.LabeledDelivery(w.T, harness.LabeledOptions{
 		URL: w.Bot.URL() + "/webhooks", Secret: Secret, DeliveryID: id, Repo: Repo, CloneURL: w.GH.Repo(Repo).CloneURL,
-		Installation: Inst, Issue: n, Title: title, Body: body, Label: label, Sender: sender,
+		RepoID: w.GH.Repo(Repo).ID, Installation: Inst, Issue: n, Title: title, Body: body, Label: label, Sender: sender,
 	})
 }
 
