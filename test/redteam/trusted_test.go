@@ -37,23 +37,35 @@ func trustedScript(req fakemodel.Request) fakemodel.Reply {
 	return world.HappyScript(req)
 }
 
-func TestTrustedSetupNeverRunsModelCodeOnFollowup(t *testing.T) {
-	w := world.New(t, world.WithFiles(map[string]string{
-		"scripts/setup.sh":   trustedSetup,
-		".github/warden.yml": "setup: sh scripts/setup.sh\nmaintenance: {max_files: 3}\n",
-	}))
-	w.FollowPushes()
-	w.Model.Script(trustedScript)
-	const n = 41
+// followupFix answers a follow-up with the calc fix, anything else as the
+// happy path does.
+func followupFix(req fakemodel.Request) fakemodel.Reply {
+	if strings.Contains(req.Prompt, "needs a follow-up") {
+		return world.Text(world.FixBlock)
+	}
+	return world.HappyScript(req)
+}
+
+// setupWorld is a world whose default branch runs trustedSetup from yml's
+// `setup:`, with the model scripted.
+func setupWorld(t *testing.T, yml string, script func(fakemodel.Request) fakemodel.Reply) *world.World {
+	w := world.New(t, world.WithFiles(map[string]string{"scripts/setup.sh": trustedSetup, ".github/warden.yml": yml}))
+	w.Model.Script(script)
+	return w
+}
+
+// firstPR labels issue n and returns the PR its first attempt opened.
+func firstPR(t *testing.T, w *world.World, n int) fakegithub.Pull {
+	t.Helper()
 	w.Label(n, "Add returns the difference", "calc.Add(2, 3) returns -1.", "warden:maintenance", "alice")
 	if rec := w.OutcomeOf(n, 120*time.Second); rec.Outcome != outcome.Completed {
 		t.Fatalf("first attempt: %+v", rec)
 	}
-	p := w.Pull()
-	setupLog := filepath.Join(w.Env["WARDEN_DATA_DIR"], "caches", world.Owner, world.Name, "setup-log")
-	if b, _ := os.ReadFile(setupLog); string(b) != "setup from the default branch\n" {
-		t.Fatalf("after the first attempt the setup log reads %q", b) // setup runs before any edit
-	}
+	return w.Pull()
+}
+
+// askFix is alice's `/warden fix` comment on the PR.
+func askFix(w *world.World, p fakegithub.Pull) {
 	w.Deliver("issue_comment", "issue_comment.created.json", func(m map[string]any) {
 		is := m["issue"].(map[string]any)
 		is["number"], is["body"], is["pull_request"] = p.Number, p.Body, map[string]any{"url": "x"}
@@ -62,15 +74,32 @@ func TestTrustedSetupNeverRunsModelCodeOnFollowup(t *testing.T) {
 		m["comment"].(map[string]any)["id"] = time.Now().UnixNano()
 		m["sender"].(map[string]any)["login"] = "alice"
 	})
+}
+
+// setupLog is where trustedSetup logs each run: in the repository's cache.
+func setupLog(w *world.World) string {
+	return filepath.Join(w.Env["WARDEN_DATA_DIR"], "caches", world.Owner, world.Name, "setup-log")
+}
+
+func TestTrustedSetupNeverRunsModelCodeOnFollowup(t *testing.T) {
+	w := setupWorld(t, "setup: sh scripts/setup.sh\nmaintenance: {max_files: 3}\n", trustedScript)
+	w.FollowPushes()
+	const n = 41
+	p := firstPR(t, w, n)
+	log := setupLog(w)
+	if b, _ := os.ReadFile(log); string(b) != "setup from the default branch\n" {
+		t.Fatalf("after the first attempt the setup log reads %q", b) // setup runs before any edit
+	}
+	askFix(w, p)
 	// Waits for the follow-up's setup itself, not for an outcome comment on
 	// the PR: a follow-up deferred (its PR's lease held by an evaluation)
 	// answers before it runs, and runs setup when it is tried again.
 	w.Eventually(120*time.Second, func() bool {
-		b, _ := os.ReadFile(setupLog)
+		b, _ := os.ReadFile(log)
 		return strings.Count(string(b), "\n") >= 2
 	}, "the follow-up ran no setup")
 	w.Eventually(120*time.Second, func() bool { return trustedOutcomes(w, p) >= 1 }, "no follow-up outcome on the PR")
-	b, _ := os.ReadFile(setupLog)
+	b, _ := os.ReadFile(log)
 	if strings.Contains(string(b), "model") {
 		t.Fatalf("the follow-up ran the setup script as the model rewrote it on the PR branch: %q", b)
 	}
@@ -101,33 +130,12 @@ const evilImage = "127.0.0.1:1/evil/toolchain:1"
 // Finding 2: a follow-up ran `setup:` (with the network and the writable
 // cache) in the image a devcontainer.json on the PR head named.
 func TestTrustedFollowupImageComesFromBase(t *testing.T) {
-	w := world.New(t, world.WithFiles(map[string]string{
-		"scripts/setup.sh":   trustedSetup,
-		".github/warden.yml": "test: go test ./...\nsetup: sh scripts/setup.sh\nmaintenance: {max_files: 3}\n",
-	}))
-	w.Model.Script(func(req fakemodel.Request) fakemodel.Reply {
-		if strings.Contains(req.Prompt, "needs a follow-up") {
-			return world.Text(world.FixBlock)
-		}
-		return world.HappyScript(req)
-	})
+	w := setupWorld(t, "test: go test ./...\nsetup: sh scripts/setup.sh\nmaintenance: {max_files: 3}\n", followupFix)
 	const n = 43
-	w.Label(n, "Add returns the difference", "calc.Add(2, 3) returns -1.", "warden:maintenance", "alice")
-	if rec := w.OutcomeOf(n, 120*time.Second); rec.Outcome != outcome.Completed {
-		t.Fatalf("first attempt: %+v", rec)
-	}
-	p := w.Pull()
+	p := firstPR(t, w, n)
 	// The PR head is the attacker's: it names its own image.
 	gitfixture.Commit(t, w.Bare, p.Head, map[string]string{".devcontainer/devcontainer.json": `{"image": "` + evilImage + `"}`})
-	w.Deliver("issue_comment", "issue_comment.created.json", func(m map[string]any) {
-		is := m["issue"].(map[string]any)
-		is["number"], is["body"], is["pull_request"] = p.Number, p.Body, map[string]any{"url": "x"}
-		is["user"].(map[string]any)["login"] = fakegithub.BotLogin
-		m["comment"].(map[string]any)["body"] = "/warden fix name the sum"
-		m["comment"].(map[string]any)["id"] = time.Now().UnixNano()
-		m["sender"].(map[string]any)["login"] = "alice"
-	})
-	setupLog := filepath.Join(w.Env["WARDEN_DATA_DIR"], "caches", world.Owner, world.Name, "setup-log")
+	askFix(w, p)
 	w.Eventually(120*time.Second, func() bool { return trustedOutcomes(w, p) >= 1 }, "no follow-up outcome on the PR")
 	for _, where := range []int{n, p.Number} {
 		for _, c := range w.GH.Comments(world.Repo, where) {
@@ -136,7 +144,7 @@ func TestTrustedFollowupImageComesFromBase(t *testing.T) {
 			}
 		}
 	}
-	if b, _ := os.ReadFile(setupLog); string(b) != strings.Repeat("setup from the default branch\n", 2) {
+	if b, _ := os.ReadFile(setupLog(w)); string(b) != strings.Repeat("setup from the default branch\n", 2) {
 		t.Fatalf("the follow-up did not run the default branch's setup in the default branch's environment: log %q", b)
 	}
 }
@@ -163,11 +171,7 @@ func TestTrustedRetryInstructionsComeFromBase(t *testing.T) {
 		return world.HappyScript(req)
 	})
 	const n = 44
-	w.Label(n, "Add returns the difference", "calc.Add(2, 3) returns -1.", "warden:maintenance", "alice")
-	if rec := w.OutcomeOf(n, 120*time.Second); rec.Outcome != outcome.Completed {
-		t.Fatalf("first attempt: %+v", rec)
-	}
-	if got := gitfixture.ReadFile(t, w.Bare, w.Pull().Head, "AGENTS.md"); !strings.Contains(got, modelRule) {
+	if got := gitfixture.ReadFile(t, w.Bare, firstPR(t, w, n).Head, "AGENTS.md"); !strings.Contains(got, modelRule) {
 		t.Fatalf("the model's AGENTS.md edit is not on the branch: %q", got)
 	}
 	plans := len(w.Model.RequestsFor("plan"))
@@ -198,26 +202,12 @@ const followBlockTrusted = "calc/calc.go\n<<<<<<< SEARCH\n\treturn a + b\n======
 // webhooks named another id made Warden take the repository for a renamed
 // one and wipe its caches between the runs.
 func TestTrustedSetupRunsOnAFollowupWardenQueued(t *testing.T) {
-	w := world.New(t, world.WithFiles(map[string]string{
-		"scripts/setup.sh":   trustedSetup,
-		".github/warden.yml": "setup: sh scripts/setup.sh\nmaintenance: {max_files: 3}\n",
-	}))
-	w.Model.Script(func(req fakemodel.Request) fakemodel.Reply {
-		if strings.Contains(req.Prompt, "needs a follow-up") {
-			return world.Text(world.FixBlock)
-		}
-		return world.HappyScript(req)
-	})
+	w := setupWorld(t, "setup: sh scripts/setup.sh\nmaintenance: {max_files: 3}\n", followupFix)
 	const n = 44
-	w.Label(n, "Add returns the difference", "calc.Add(2, 3) returns -1.", "warden:maintenance", "alice")
-	if rec := w.OutcomeOf(n, 120*time.Second); rec.Outcome != outcome.Completed {
-		t.Fatalf("first attempt: %+v", rec)
-	}
-	p := w.Pull()
+	p := firstPR(t, w, n)
 	w.CheckRun(p, "failure")
-	setupLog := filepath.Join(w.Env["WARDEN_DATA_DIR"], "caches", world.Owner, world.Name, "setup-log")
 	w.Eventually(120*time.Second, func() bool { return trustedOutcomes(w, p) >= 1 }, "no follow-up outcome on the PR")
-	if b, _ := os.ReadFile(setupLog); string(b) != strings.Repeat("setup from the default branch\n", 2) {
+	if b, _ := os.ReadFile(setupLog(w)); string(b) != strings.Repeat("setup from the default branch\n", 2) {
 		t.Fatalf("the caches did not carry over from the first attempt to the follow-up Warden queued: setup log %q\n%s", b, world.Tail(w.Bot.Logs(), 3000))
 	}
 }

@@ -1,7 +1,6 @@
 package soak
 
 import (
-	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"net/http"
@@ -114,25 +113,17 @@ func (s *sender) label(is issue, action, id string) (int, error) {
 
 // comment delivers issue_comment.created by alice on the issue.
 func (s *sender) comment(is issue, body string) (int, error) {
-	var m map[string]any
-	if err := json.Unmarshal(harness.Fixture(s.w.T, "webhooks/issue_comment.created.json"), &m); err != nil {
-		return 0, err
-	}
-	m["installation"] = map[string]any{"id": world.Inst, "node_id": "test"}
-	r := m["repository"].(map[string]any)
-	r["id"], r["full_name"], r["name"] = s.w.GH.Repo(world.Repo).ID, world.Repo, world.Name
-	r["clone_url"], r["default_branch"] = s.w.GH.Repo(world.Repo).CloneURL, "main"
-	r["owner"].(map[string]any)["login"] = world.Owner
 	var labels []any
 	for _, l := range s.w.GH.Labels(world.Repo, is.n) {
 		labels = append(labels, map[string]any{"name": l})
 	}
-	iss := m["issue"].(map[string]any)
-	iss["number"], iss["labels"], iss["title"] = is.n, labels, is.title()
-	delete(iss, "pull_request")
-	m["comment"].(map[string]any)["body"] = body
-	m["sender"].(map[string]any)["login"] = "alice"
-	b, _ := json.Marshal(m)
+	b := s.w.Payload("issue_comment.created.json", func(m map[string]any) {
+		iss := m["issue"].(map[string]any)
+		iss["number"], iss["labels"], iss["title"] = is.n, labels, is.title()
+		delete(iss, "pull_request")
+		m["comment"].(map[string]any)["body"] = body
+		m["sender"].(map[string]any)["login"] = "alice"
+	})
 	b, _ = harness.Stamp(b, int(s.events.Add(1))) // each comment is another event (#31 replay)
 	return s.do(harness.NewDelivery(s.w.Bot.URL()+"/webhooks", "issue_comment", s.id("comment"), b, world.Secret))
 }

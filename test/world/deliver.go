@@ -81,7 +81,7 @@ func (w *World) asRepo(v any) {
 	}
 	rp := w.GH.Repo(Repo)
 	r["id"], r["full_name"], r["name"] = rp.ID, Repo, Name
-	r["clone_url"], r["default_branch"] = rp.CloneURL, "main"
+	r["clone_url"], r["default_branch"] = rp.CloneURL, rp.DefaultBranch
 	if o, ok := r["owner"].(map[string]any); ok {
 		o["login"] = Owner
 	}
